@@ -1,0 +1,50 @@
+import eslint from '@eslint/js';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+const packageFiles = ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'];
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'build/**', 'node_modules/**', '.cache/**', 'coverage/**', 'docs/**'] },
+	{
+		files: ['**/*.ts'],
+		extends: [eslint.configs.recommended, tseslint.configs.recommended],
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+		},
+	},
+	// What n8n checks in a community package: its own rule sets, on the shipped code and package.json.
+	{
+		...n8nCommunityNodesPlugin.configs.recommended,
+		files: packageFiles,
+	},
+	{
+		files: ['package.json'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { ...n8nNodesBase.configs.community.rules },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		// Off as in n8n's own node-cli config: documentationUrl is a full URL here.
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		// Off as in n8n's own node-cli config: they predate NodeConnectionTypes, which the newer rules require.
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+		},
+	},
+);

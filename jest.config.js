@@ -1,0 +1,7 @@
+/** Tests are compiled by `npm run build:tools` (tsconfig.tools.json) and run from build/. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/build/test'],
+	testMatch: ['**/*.test.js'],
+	testTimeout: 60000,
+};

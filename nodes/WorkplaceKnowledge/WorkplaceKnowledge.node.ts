@@ -1,0 +1,66 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestOptionsProperty } from '../shared/descriptions';
+import { routeOperations } from '../shared/router';
+import * as file from './actions/file';
+import * as knowledgeBase from './actions/knowledgeBase';
+import { searchFiles, searchKnowledgeBases } from './methods/listSearch';
+
+export class WorkplaceKnowledge implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Workplace Knowledge',
+		name: 'workplaceKnowledge',
+		icon: { light: 'file:workplaceKnowledge.svg', dark: 'file:workplaceKnowledge.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Create, read, update and delete knowledge bases of the Workplace platform, and upload, download, replace and delete their files',
+		defaults: { name: 'Workplace Knowledge' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'workplaceKnowledgeApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Knowledge Base',
+						value: 'knowledgeBase',
+						description: 'A collection of documents the platform can search and answer from',
+					},
+					{
+						name: 'File',
+						value: 'file',
+						description: 'A document stored in a knowledge base',
+					},
+				],
+				default: 'knowledgeBase',
+			},
+			...knowledgeBase.description,
+			...file.description,
+			requestOptionsProperty,
+		],
+	};
+
+	methods = {
+		listSearch: { searchKnowledgeBases, searchFiles },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await routeOperations.call(this, {
+			knowledgeBase: knowledgeBase.operations,
+			file: file.operations,
+		});
+	}
+}

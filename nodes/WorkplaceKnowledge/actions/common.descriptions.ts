@@ -1,0 +1,138 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const ID_PATTERN = '[^\\s/?#]+';
+
+export const knowledgeBaseLocator: INodeProperties = {
+	displayName: 'Knowledge Base',
+	name: 'knowledgeBaseId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The knowledge base to act on',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchKnowledgeBases', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. kb_8f3a2c',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: ID_PATTERN, errorMessage: 'Not a valid knowledge base ID' },
+				},
+			],
+		},
+	],
+};
+
+export const fileLocator: INodeProperties = {
+	displayName: 'File',
+	name: 'fileId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The file in the knowledge base to act on',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchFiles', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. file_51d0e2',
+			validation: [
+				{ type: 'regex', properties: { regex: ID_PATTERN, errorMessage: 'Not a valid file ID' } },
+			],
+		},
+	],
+};
+
+export const additionalJsonOption: INodeProperties = {
+	displayName: 'Additional Fields (JSON)',
+	name: 'additionalJson',
+	type: 'json',
+	default: '{}',
+	description:
+		'Further fields to send in the request body, as a JSON object. The platform does not document every field; fields set above take precedence.',
+};
+
+export const pageSizeOption: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 100 },
+	default: 50,
+	description: 'How many records to fetch per request while paging through the list',
+};
+
+export const binaryPropertyInput: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the input binary field containing the file to upload',
+};
+
+export function uploadOptions(): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				description: 'File name to send instead of the one stored with the binary data',
+			},
+			{
+				displayName: 'MIME Type',
+				name: 'mimeType',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. application/pdf',
+				description: 'MIME type to send instead of the one stored with the binary data',
+			},
+			{
+				displayName: 'File Field Name',
+				name: 'fileFieldName',
+				type: 'string',
+				default: 'file',
+				description: 'Name of the multipart form field that carries the file',
+			},
+			{
+				displayName: 'Extra Form Fields',
+				name: 'extraFields',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add field',
+				description: 'More text fields to send in the multipart form',
+				options: [
+					{
+						displayName: 'Field',
+						name: 'field',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+		],
+	};
+}

@@ -1,0 +1,22 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireResourceId } from '../../../shared/validation';
+import { knowledgeRequest } from '../../transport';
+import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['get'] } },
+	[knowledgeBaseLocator, fileLocator],
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
+	const { body } = await knowledgeRequest(
+		this,
+		{ method: 'GET', path: `/knowledge/${knowledgeBaseId}/files/${fileId}` },
+		itemIndex,
+	);
+	return body;
+}

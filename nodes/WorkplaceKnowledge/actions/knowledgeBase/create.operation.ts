@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { parseJsonObject, requireString } from '../../../shared/validation';
+import { knowledgeRequest } from '../../transport';
+import { additionalJsonOption } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. HR Policies',
+		description: 'Name of the new knowledge base',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add field',
+		default: {},
+		options: [
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'What the knowledge base is about',
+			},
+			additionalJsonOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['knowledgeBase'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const name = requireString(this, itemIndex, 'name', 'Name');
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {
+		...parseJsonObject(this, itemIndex, 'Additional Fields (JSON)', additional.additionalJson),
+		name,
+	};
+	if (typeof additional.description === 'string' && additional.description !== '') {
+		body.description = additional.description;
+	}
+	const { body: record } = await knowledgeRequest(this, { method: 'POST', path: '/knowledge', body }, itemIndex);
+	return record;
+}

@@ -1,0 +1,17 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireResourceId } from '../../../shared/validation';
+import { knowledgeRequest } from '../../transport';
+import { knowledgeBaseLocator } from '../common.descriptions';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['knowledgeBase'], operation: ['delete'] } },
+	[knowledgeBaseLocator],
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	await knowledgeRequest(this, { method: 'DELETE', path: `/knowledge/${id}` }, itemIndex);
+	return { deleted: true, knowledgeBaseId: decodeURIComponent(id) };
+}

@@ -1,0 +1,66 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { invalidInput, parseJsonObject, requireResourceId } from '../../../shared/validation';
+import { knowledgeRequest } from '../../transport';
+import { additionalJsonOption, knowledgeBaseLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	knowledgeBaseLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add field',
+		default: {},
+		options: [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'New name of the knowledge base',
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'New description of the knowledge base',
+			},
+			additionalJsonOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['knowledgeBase'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = parseJsonObject(
+		this,
+		itemIndex,
+		'Additional Fields (JSON)',
+		fields.additionalJson,
+	);
+	if (fields.name !== undefined) {
+		const name = String(fields.name).trim();
+		if (name === '') throw invalidInput(this, itemIndex, 'Name', 'must not be empty when set', fields.name);
+		body.name = name;
+	}
+	if (fields.description !== undefined) body.description = fields.description;
+	if (Object.keys(body).length === 0) {
+		throw invalidInput(this, itemIndex, 'Update Fields', 'must contain at least one field to change', fields);
+	}
+	const { body: record } = await knowledgeRequest(
+		this,
+		{ method: 'PUT', path: `/knowledge/${id}`, body },
+		itemIndex,
+	);
+	return record;
+}

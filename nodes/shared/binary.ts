@@ -1,0 +1,176 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { WorkplaceResponse } from './transport';
+
+type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+
+/**
+ * A File whose content is a stream opened from n8n's binary store, so a file kept on
+ * disk is uploaded without loading it into memory. FormData serializers (axios,
+ * undici) read a part through `size`, `type`, `name` and `stream()`.
+ * The stream can be read once: each attempt builds a new file.
+ */
+class StreamedFile extends File {
+	private readonly source: BinaryStream;
+
+	private readonly byteSize: number;
+
+	private readonly mime: string;
+
+	private readonly fileName: string;
+
+	constructor(source: BinaryStream, fileName: string, mimeType: string, size: number) {
+		super([], fileName, { type: mimeType });
+		this.source = source;
+		this.byteSize = size;
+		this.mime = mimeType;
+		this.fileName = fileName;
+	}
+
+	get size(): number {
+		return this.byteSize;
+	}
+
+	get type(): string {
+		return this.mime;
+	}
+
+	get name(): string {
+		return this.fileName;
+	}
+
+	stream(): ReturnType<File['stream']> {
+		// Node's Readable is async-iterable, which is all FormData serializers need of it.
+		return this.source as unknown as ReturnType<File['stream']>;
+	}
+
+	async arrayBuffer(): Promise<ArrayBuffer> {
+		const chunks: Buffer[] = [];
+		for await (const chunk of this.source as AsyncIterable<Buffer>) chunks.push(chunk);
+		const buffer = Buffer.concat(chunks);
+		return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
+	}
+}
+
+export interface UploadSource {
+	fileName: string;
+	mimeType: string;
+	/** Bytes, when known before sending. */
+	size?: number;
+	/** True when the file is streamed from n8n's binary store rather than held in memory. */
+	streamed: boolean;
+	/** A fresh File for one attempt. */
+	open(): Promise<File>;
+}
+
+/**
+ * The file of an input item's binary property, ready for a multipart part.
+ * File name and MIME type come from the binary unless overridden.
+ */
+export async function getUploadSource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	binaryPropertyName: string,
+	overrides: { fileName?: string; mimeType?: string } = {},
+): Promise<UploadSource> {
+	const binary: IBinaryData = ctx.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const fileName = overrides.fileName || binary.fileName || `file${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+	const mimeType = overrides.mimeType || binary.mimeType || 'application/octet-stream';
+
+	if (binary.id) {
+		const binaryId = binary.id;
+		const metadata = await ctx.helpers.getBinaryMetadata(binaryId);
+		if (typeof metadata.fileSize === 'number' && metadata.fileSize >= 0) {
+			const size = metadata.fileSize;
+			return {
+				fileName,
+				mimeType,
+				size,
+				streamed: true,
+				open: async () =>
+					new StreamedFile(await ctx.helpers.getBinaryStream(binaryId), fileName, mimeType, size),
+			};
+		}
+	}
+	// Kept in memory by n8n (default binary mode): the buffer is decoded once and reused.
+	const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	return {
+		fileName,
+		mimeType,
+		size: buffer.length,
+		streamed: false,
+		open: async () => new File([buffer as unknown as BlobPart], fileName, { type: mimeType }),
+	};
+}
+
+/** A multipart body: the file part plus plain text fields. */
+export async function buildMultipart(
+	fileField: string,
+	source: UploadSource,
+	fields: Record<string, string | string[]> = {},
+): Promise<FormData> {
+	const form = new FormData();
+	for (const [name, value] of Object.entries(fields)) {
+		for (const entry of Array.isArray(value) ? value : [value]) form.append(name, entry);
+	}
+	form.append(fileField, await source.open());
+	return form;
+}
+
+function decodeLatin1AsUtf8(value: string): string {
+	// Node hands header bytes over as Latin-1; a raw UTF-8 file name is re-decoded.
+	const codes = Array.from(value, (char) => char.charCodeAt(0));
+	if (!codes.some((code) => code >= 0x80) || codes.some((code) => code > 0xff)) return value;
+	const decoded = Buffer.from(value, 'latin1').toString('utf8');
+	return decoded.includes('\ufffd') ? value : decoded;
+}
+
+/** File name from Content-Disposition: `filename*` (RFC 5987) first, then `filename`. */
+export function fileNameFromContentDisposition(header: string | undefined): string | undefined {
+	if (!header) return undefined;
+	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
+	if (extended) {
+		try {
+			const charset = extended[1].trim().toLowerCase();
+			const raw = extended[2].trim().replace(/^"|"$/g, '');
+			if (charset === 'utf-8' || charset === '') return decodeURIComponent(raw);
+			return raw.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+		} catch {
+			// Malformed percent-encoding: fall back to the plain parameter.
+		}
+	}
+	const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header);
+	if (quoted) return decodeLatin1AsUtf8(quoted[1].replace(/\\(.)/g, '$1'));
+	const token = /filename\s*=\s*([^;\s]+)/i.exec(header);
+	return token ? decodeLatin1AsUtf8(token[1]) : undefined;
+}
+
+function header(headers: IDataObject, name: string): string | undefined {
+	const value = headers[name];
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/**
+ * A streamed download into n8n binary data: file name from Content-Disposition,
+ * MIME type from Content-Type.
+ */
+export async function responseToBinary(
+	ctx: IExecuteFunctions,
+	response: WorkplaceResponse<BinaryStream>,
+	fallbackFileName: string,
+): Promise<IBinaryData> {
+	const headers = response.headers ?? {};
+	const contentType = header(headers, 'content-type');
+	const mimeType = contentType?.split(';')[0].trim() || 'application/octet-stream';
+	const fileName = (
+		fileNameFromContentDisposition(header(headers, 'content-disposition')) ?? fallbackFileName
+	).replace(/[/\\]/g, '_');
+	// prepareBinaryData reads its second argument as a path; '?' and '#' would be cut there.
+	const binary = await ctx.helpers.prepareBinaryData(
+		response.body,
+		fileName.replace(/[?#]/g, '_'),
+		mimeType,
+	);
+	binary.fileName = fileName;
+	return binary;
+}

@@ -1,0 +1,66 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** "Request Options", shown on every operation of every action node. Defaults match DEFAULT_RETRY_POLICY. */
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	description: 'How the node waits and retries when the platform is busy',
+	options: [
+		{
+			displayName: 'Max Rate Limit Retries',
+			name: 'maxRateLimitRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 20 },
+			default: 3,
+			description:
+				'How many times a call answered with 429 (rate limit) is retried after the wait the platform asks for in Retry-After',
+		},
+		{
+			displayName: 'Max Retry Wait (Seconds)',
+			name: 'maxRetryWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600 },
+			default: 60,
+			description:
+				'Longest Retry-After the node waits for; a longer one fails the item at once instead of stalling the workflow',
+		},
+		{
+			displayName: 'Max Server Error Retries',
+			name: 'maxServerErrorRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: 2,
+			description:
+				'How many times a read, replace or delete is retried after a 5xx answer or a lost connection. Creates and uploads are never retried after these, so nothing is created twice.',
+		},
+	],
+};
+
+/** Return All / Limit, as in n8n's built-in nodes. */
+export function returnAllOrLimit(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions,
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: {
+				...displayOptions,
+				show: { ...(displayOptions?.show ?? {}), returnAll: [false] },
+			},
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+		},
+	];
+}

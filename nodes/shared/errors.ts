@@ -1,0 +1,147 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** One failing field as the platform reports it (knowledge `errors[]`, task `details[]`, bot `errors[]`). */
+export interface PlatformFieldError {
+	field: string;
+	message: string;
+	value?: unknown;
+	type?: string;
+}
+
+/** The platform's error body, reduced to what every interface has in common. */
+export interface PlatformError {
+	status: number;
+	name?: string;
+	code?: string | number;
+	message?: string;
+	fields: PlatformFieldError[];
+}
+
+const STATUS_TEXT: Record<number, string> = {
+	400: 'Bad request',
+	401: 'Unauthorized: check the credential',
+	403: 'Forbidden: the credential lacks the needed scope or role',
+	404: 'Not found',
+	409: 'Conflict',
+	413: 'Payload too large',
+	415: 'Unsupported media type',
+	422: 'Validation failed',
+	429: 'Rate limit exceeded',
+	500: 'Internal server error',
+	502: 'Bad gateway',
+	503: 'Service unavailable',
+	504: 'Gateway timeout',
+};
+
+function asString(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Reads any of the platform's error shapes:
+ * knowledge `{name, code, status, message, errors[{type, field, value, message}]}`,
+ * task `{error, message, details[{path, message}]}`, OAuth `{error, error_description}`,
+ * and plain `{message}` or `{error: {code, message}}` bodies.
+ */
+export function parsePlatformError(status: number, body: unknown): PlatformError {
+	const result: PlatformError = { status, fields: [] };
+	if (typeof body === 'string') {
+		result.message = asString(body.trim().slice(0, 500));
+		return result;
+	}
+	if (body === null || typeof body !== 'object' || Array.isArray(body)) return result;
+	const data = body as IDataObject;
+	const nested =
+		data.error !== null && typeof data.error === 'object' && !Array.isArray(data.error)
+			? (data.error as IDataObject)
+			: undefined;
+
+	result.name = asString(data.name) ?? asString(data.error) ?? asString(nested?.name);
+	const code = data.code ?? nested?.code;
+	if (typeof code === 'string' || typeof code === 'number') result.code = code;
+	result.message =
+		asString(data.message) ?? asString(data.error_description) ?? asString(nested?.message);
+
+	for (const list of [data.errors, data.details, nested?.errors, nested?.details]) {
+		if (!Array.isArray(list)) continue;
+		for (const entry of list) {
+			if (entry === null || typeof entry !== 'object') continue;
+			const detail = entry as IDataObject;
+			const field = asString(detail.field) ?? asString(detail.path) ?? asString(detail.property);
+			const message = asString(detail.message) ?? asString(detail.type) ?? 'is invalid';
+			result.fields.push({
+				field: field ?? '(body)',
+				message,
+				...(detail.value !== undefined ? { value: detail.value } : {}),
+				...(asString(detail.type) ? { type: detail.type as string } : {}),
+			});
+		}
+	}
+	return result;
+}
+
+function describeValue(value: unknown): string {
+	const text = JSON.stringify(value);
+	if (text === undefined) return String(value);
+	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** "UnprocessableEntityException: Validation failed [name: must not be empty; pageSize: must be at least 1]" */
+export function platformErrorMessage(error: PlatformError): string {
+	const head = error.name ?? `HTTP ${error.status}`;
+	const text = error.message ?? STATUS_TEXT[error.status] ?? 'Request failed';
+	const fields = error.fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+	return `${head}: ${text}${fields ? ` [${fields}]` : ''}`;
+}
+
+function platformErrorDescription(error: PlatformError): string {
+	const lines = [
+		`HTTP status ${error.status}${STATUS_TEXT[error.status] ? ` (${STATUS_TEXT[error.status]})` : ''}`,
+	];
+	if (error.name !== undefined) lines.push(`Error: ${error.name}`);
+	if (error.code !== undefined) lines.push(`Code: ${error.code}`);
+	if (error.message !== undefined) lines.push(`Message: ${error.message}`);
+	for (const f of error.fields) {
+		lines.push(
+			`Field "${f.field}": ${f.message}${f.value !== undefined ? ` (value: ${describeValue(f.value)})` : ''}`,
+		);
+	}
+	return lines.join('\n');
+}
+
+/**
+ * The NodeApiError for a platform error. It is built from the parsed body only,
+ * never from the HTTP client's error object, so request headers (credentials)
+ * cannot leak into the error.
+ */
+export function platformApiError(
+	node: INode,
+	error: PlatformError,
+	itemIndex?: number,
+	hint?: string,
+): NodeApiError {
+	const apiError = new NodeApiError(node, { ...error } as unknown as JsonObject, {
+		message: platformErrorMessage(error),
+		description: platformErrorDescription(error) + (hint ? `\n${hint}` : ''),
+		httpCode: String(error.status),
+		itemIndex,
+	});
+	apiError.context.platformError = { ...error };
+	return apiError;
+}
+
+/** A request that got no HTTP answer (refused, reset, timed out). */
+export function connectionError(
+	node: INode,
+	reason: string,
+	code: string | undefined,
+	itemIndex?: number,
+): NodeApiError {
+	const apiError = new NodeApiError(node, { message: reason, code: code ?? 'ECONNECTION' } as JsonObject, {
+		message: `Could not reach the Workplace API: ${reason}`,
+		description: code ? `Network error code: ${code}` : undefined,
+		itemIndex,
+	});
+	return apiError;
+}

@@ -1,0 +1,274 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	INode,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { connectionError, parsePlatformError, platformApiError } from './errors';
+
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** One of the platform's interfaces: which credential signs it and where it lives. */
+export interface ApiDefinition {
+	credentialType: string;
+	/** Base address read from the credential, e.g. `{knowledge_url}`. */
+	baseUrl(credentials: ICredentialDataDecryptedObject): string;
+}
+
+export interface RetryPolicy {
+	/** How many times a 429 answer is waited out and retried. */
+	maxRateLimitRetries: number;
+	/** Longest Retry-After honoured; a longer one fails at once instead of stalling the workflow. */
+	maxRetryWaitSeconds: number;
+	/** Retries of idempotent calls (GET, PUT, DELETE) after a 5xx or a lost connection. */
+	maxServerErrorRetries: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxRateLimitRetries: 3,
+	maxRetryWaitSeconds: 60,
+	maxServerErrorRetries: 2,
+};
+
+export interface WorkplaceRequest {
+	method: IHttpRequestMethods;
+	/** Path below the interface's base address, already URL-encoded. */
+	path: string;
+	qs?: IDataObject;
+	/** A JSON body, or a factory for a multipart body (called again for each attempt, so a retried upload gets a fresh stream). */
+	body?: IDataObject | IDataObject[] | (() => Promise<FormData>);
+	headers?: IDataObject;
+	/** Return the response body as a stream (downloads). */
+	stream?: boolean;
+}
+
+export interface WorkplaceResponse<T = unknown> {
+	statusCode: number;
+	headers: IDataObject;
+	body: T;
+}
+
+const IDEMPOTENT_METHODS = new Set<string>(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+function isExecuteContext(ctx: RequestContext): ctx is IExecuteFunctions {
+	return typeof (ctx as IExecuteFunctions).getInputData === 'function';
+}
+
+/** Reads the node's "Request Options" for this item; load-options calls use the defaults. */
+export function getRetryPolicy(ctx: RequestContext, itemIndex: number): RetryPolicy {
+	if (!isExecuteContext(ctx)) return DEFAULT_RETRY_POLICY;
+	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as Partial<RetryPolicy>;
+	return { ...DEFAULT_RETRY_POLICY, ...options };
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const text = String(value).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(parseFloat(text) * 1000);
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function headerValue(headers: IDataObject, name: string): string | undefined {
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	if (Array.isArray(value)) return value.map(String).join(', ');
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+async function readErrorBody(body: unknown): Promise<unknown> {
+	let text: string;
+	if (body !== null && typeof body === 'object' && Symbol.asyncIterator in body) {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		for await (const chunk of body as AsyncIterable<Buffer | string>) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			chunks.push(buffer);
+			size += buffer.length;
+			if (size > ERROR_BODY_LIMIT) break;
+		}
+		(body as { destroy?: () => void }).destroy?.();
+		text = Buffer.concat(chunks).toString('utf8');
+	} else if (Buffer.isBuffer(body)) {
+		text = body.toString('utf8');
+	} else if (typeof body === 'string') {
+		text = body;
+	} else {
+		return body;
+	}
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+function networkErrorCode(error: unknown): string | undefined {
+	const candidates = [
+		(error as { cause?: { code?: unknown } }).cause?.code,
+		(error as { code?: unknown }).code,
+		(error as { context?: { code?: unknown } }).context?.code,
+	];
+	return candidates.find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
+}
+
+function isCancellation(ctx: RequestContext, error: unknown): boolean {
+	const name = (error as { name?: string }).name ?? '';
+	if (name.includes('Cancel') || name === 'AbortError') return true;
+	return isExecuteContext(ctx) && ctx.getExecutionCancelSignal?.()?.aborted === true;
+}
+
+function backoffMs(attempt: number): number {
+	return Math.min(500 * 2 ** attempt, 8000);
+}
+
+/**
+ * The one request function of every Workplace node: credential from n8n's request
+ * helper, base address, retries and the platform's error mapping.
+ *
+ * Retries: a 429 is always retried after Retry-After (the platform did not process
+ * the call), bounded by the policy. A 5xx or a lost connection is retried only for
+ * idempotent methods: a POST that may have reached the platform is never sent twice.
+ */
+export async function workplaceRequest<T = unknown>(
+	ctx: RequestContext,
+	api: ApiDefinition,
+	request: WorkplaceRequest,
+	itemIndex = 0,
+): Promise<WorkplaceResponse<T>> {
+	const node: INode = ctx.getNode();
+	const credentials = await ctx.getCredentials(api.credentialType, itemIndex);
+	const baseUrl = api.baseUrl(credentials).replace(/\/+$/, '');
+	const policy = getRetryPolicy(ctx, itemIndex);
+	const idempotent = IDEMPOTENT_METHODS.has(request.method);
+
+	let rateLimitRetries = 0;
+	let serverErrorRetries = 0;
+	for (;;) {
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: `${baseUrl}${request.path}`,
+			qs: request.qs,
+			headers: { accept: 'application/json', ...(request.headers ?? {}) },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		};
+		if (typeof request.body === 'function') {
+			options.body = await request.body();
+		} else if (request.body !== undefined) {
+			options.body = request.body;
+			options.json = true;
+		} else {
+			options.json = true;
+		}
+		if (request.stream) {
+			options.encoding = 'stream';
+			delete options.json;
+		}
+
+		let response: WorkplaceResponse<unknown>;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				api.credentialType,
+				options,
+			)) as WorkplaceResponse<unknown>;
+		} catch (error) {
+			if (isCancellation(ctx, error)) throw new NodeOperationError(node, error as Error, { itemIndex });
+			const code = networkErrorCode(error);
+			if (idempotent && serverErrorRetries < policy.maxServerErrorRetries) {
+				await sleep(backoffMs(serverErrorRetries));
+				serverErrorRetries++;
+				continue;
+			}
+			const reason = code ?? (error as Error).message ?? 'unknown network error';
+			throw connectionError(node, reason, code, itemIndex);
+		}
+
+		const status = response.statusCode;
+		if (status < 400) return response as WorkplaceResponse<T>;
+
+		const errorBody = await readErrorBody(response.body);
+		const retryAfter = parseRetryAfter(headerValue(response.headers ?? {}, 'retry-after'));
+		const platformError = parsePlatformError(status, errorBody);
+
+		if (status === 429) {
+			const waitMs = retryAfter ?? backoffMs(rateLimitRetries);
+			if (waitMs > policy.maxRetryWaitSeconds * 1000) {
+				throw platformApiError(
+					node,
+					platformError,
+					itemIndex,
+					`The platform asked to wait ${Math.ceil(waitMs / 1000)} s, longer than "Max Retry Wait" (${policy.maxRetryWaitSeconds} s).`,
+				);
+			}
+			if (rateLimitRetries < policy.maxRateLimitRetries) {
+				rateLimitRetries++;
+				await sleep(waitMs);
+				continue;
+			}
+			throw platformApiError(
+				node,
+				platformError,
+				itemIndex,
+				`Still rate limited after ${rateLimitRetries} retries ("Max Rate Limit Retries").`,
+			);
+		}
+		if (status >= 500 && idempotent && serverErrorRetries < policy.maxServerErrorRetries) {
+			const waitMs = Math.min(
+				retryAfter ?? backoffMs(serverErrorRetries),
+				policy.maxRetryWaitSeconds * 1000,
+			);
+			serverErrorRetries++;
+			await sleep(waitMs);
+			continue;
+		}
+		throw platformApiError(node, platformError, itemIndex);
+	}
+}
+
+export interface ListEnvelope<T> {
+	data?: T[];
+	total?: number;
+	pagination?: IDataObject;
+}
+
+/**
+ * Walks `page`/`pageSize` pages until `total` records were read, a page comes back
+ * short or empty, or `limit` is reached.
+ */
+export async function requestAllPages<T = IDataObject>(
+	ctx: RequestContext,
+	api: ApiDefinition,
+	request: WorkplaceRequest,
+	itemIndex: number,
+	{ pageSize, limit }: { pageSize: number; limit?: number },
+): Promise<T[]> {
+	// The page size stays the same on every page, or page numbers would point at other offsets.
+	const size = Math.max(1, limit === undefined ? pageSize : Math.min(pageSize, limit));
+	const records: T[] = [];
+	for (let page = 1; ; page++) {
+		const { body } = await workplaceRequest<ListEnvelope<T>>(
+			ctx,
+			api,
+			{ ...request, qs: { ...(request.qs ?? {}), page, pageSize: size } },
+			itemIndex,
+		);
+		const data = Array.isArray(body?.data) ? body.data : [];
+		records.push(...data);
+		if (limit !== undefined && records.length >= limit) return records.slice(0, limit);
+		if (data.length === 0) return records;
+		// `total` decides when it is given: the platform may cap a page below the size asked for.
+		if (typeof body?.total === 'number') {
+			if (records.length >= body.total) return records;
+		} else if (data.length < size) {
+			return records;
+		}
+	}
+}

@@ -1,0 +1,108 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+function describeActual(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === '') return 'an empty string';
+	const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+	return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * The error for bad input, raised before any request is sent:
+ * `Item 2: "Knowledge Base" must not be empty, got an empty string`.
+ */
+export function invalidInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	rule: string,
+	actual: unknown,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Item ${itemIndex}: "${field}" ${rule}, got ${describeActual(actual)}`,
+		{ itemIndex, description },
+	);
+}
+
+/** A required text parameter, trimmed; empty is an error. */
+export function requireString(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	field: string,
+): string {
+	const value = ctx.getNodeParameter(parameter, itemIndex, '') as unknown;
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw invalidInput(ctx, itemIndex, field, 'must be text', value);
+	}
+	const text = String(value).trim();
+	if (text === '') throw invalidInput(ctx, itemIndex, field, 'must not be empty', value);
+	return text;
+}
+
+/**
+ * An id from a resource locator (From List / By ID), checked and URL-encoded for a path segment.
+ */
+export function requireResourceId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	field: string,
+): string {
+	const value = ctx.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as unknown;
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw invalidInput(ctx, itemIndex, field, 'must be an ID', value);
+	}
+	const id = String(value).trim();
+	if (id === '') throw invalidInput(ctx, itemIndex, field, 'must not be empty', value);
+	if (/[\s/?#]/.test(id)) {
+		throw invalidInput(ctx, itemIndex, field, 'must be an ID without spaces, "/", "?" or "#"', value);
+	}
+	return encodeURIComponent(id);
+}
+
+/** "Additional Fields (JSON)": a JSON object given as text or as an object from an expression. */
+export function parseJsonObject(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): IDataObject {
+	if (value === undefined || value === null || value === '') return {};
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw invalidInput(ctx, itemIndex, field, `must be valid JSON (${(error as Error).message})`, value);
+		}
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw invalidInput(ctx, itemIndex, field, 'must be a JSON object like {"key": "value"}', value);
+	}
+	return parsed as IDataObject;
+}
+
+/** A whole number within bounds. */
+export function requireInteger(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	{ min, max }: { min?: number; max?: number } = {},
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number)) {
+		throw invalidInput(ctx, itemIndex, field, 'must be a whole number', value);
+	}
+	if (min !== undefined && number < min) {
+		throw invalidInput(ctx, itemIndex, field, `must be at least ${min}`, value);
+	}
+	if (max !== undefined && number > max) {
+		throw invalidInput(ctx, itemIndex, field, `must be at most ${max}`, value);
+	}
+	return number;
+}
