@@ -1,0 +1,416 @@
+/**
+ * End-to-end tests in real n8n: this package installed as a community package, workflows run
+ * headlessly with `n8n execute` against the in-process platform simulator.
+ *
+ *   npm run test:e2e                          # n8n 1.x (Node 20) and 2.x (Node 24)
+ *   E2E_TARGETS=2 npm run test:e2e            # one major
+ *   E2E_SCENARIOS=knowledge npm run test:e2e  # scenarios whose name contains a text (comma list)
+ *
+ * Other switches: E2E_KEEP=1 keeps the user folders (printed), E2E_VERBOSE=1 echoes n8n's output,
+ * E2E_NO_INSTALL=1 fails instead of installing a missing n8n, E2E_SIMULATOR_MODULE=<path> loads
+ * another simulator module than build/simulator/index.js.
+ *
+ * Per target: ensure the cached n8n install, install the `npm pack` tarball into a throwaway
+ * N8N_USER_FOLDER as n8n's Community Nodes panel does, start the simulator, import all scenarios'
+ * credentials and workflows, then `n8n execute --id=<id> --rawOutput` each scenario and assert.
+ * Last line: `N passed, M failed`; exit code 1 on any failure.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import {
+	createUserFolder,
+	ensureN8n,
+	executeWorkflow,
+	findInstalled,
+	importCredentials,
+	importWorkflows,
+	installCommunityPackage,
+	n8nEnv,
+	packPackage,
+	parseTargetIds,
+	repoRoot,
+	TARGETS,
+	type N8nInstall,
+} from './lib/n8n';
+import { formatDuration, getFreePort, tail } from './lib/proc';
+import type {
+	BinaryRef,
+	E2eSimulator,
+	NodeRunInfo,
+	OutputItem,
+	Scenario,
+	ScenarioContext,
+	ScenarioResult,
+	TargetId,
+} from '../test/e2e/types';
+import { workflowId } from '../test/e2e/workflow';
+
+const env = process.env;
+const VERBOSE = env.E2E_VERBOSE === '1' || env.E2E_VERBOSE === 'true';
+const KEEP = env.E2E_KEEP === '1' || env.E2E_KEEP === 'true';
+
+interface Outcome {
+	target: TargetId;
+	scenario: string;
+	status: 'passed' | 'failed' | 'skipped';
+	durationMs: number;
+	message?: string;
+}
+
+const outcomes: Outcome[] = [];
+
+function log(m = ''): void {
+	process.stdout.write(`${m}\n`);
+}
+
+function indent(text: string, by = '      '): string {
+	return text
+		.split('\n')
+		.map((l) => by + l)
+		.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------
+
+function loadScenarios(): Scenario[] {
+	const dir = path.join(repoRoot(), 'build', 'test', 'e2e', 'scenarios');
+	if (!fs.existsSync(dir)) throw new Error(`${dir} is missing: run \`npm run build:tools\``);
+	const files = fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.js'))
+		.sort();
+	const all: Scenario[] = [];
+	for (const f of files) {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const mod = require(path.join(dir, f)) as {
+			scenario?: Scenario;
+			scenarios?: Scenario[];
+			default?: Scenario | Scenario[];
+		};
+		const found = [mod.scenario, ...(mod.scenarios ?? []), ...[mod.default ?? []].flat()].filter(
+			(s): s is Scenario => Boolean(s && typeof s === 'object' && 'name' in s && 'workflow' in s),
+		);
+		all.push(...found);
+	}
+	const names = new Set<string>();
+	for (const s of all) {
+		if (names.has(s.name)) throw new Error(`Two scenarios are named "${s.name}"`);
+		names.add(s.name);
+	}
+	const filter = (env.E2E_SCENARIOS ?? '')
+		.split(',')
+		.map((s) => s.trim().toLowerCase())
+		.filter(Boolean);
+	return filter.length ? all.filter((s) => filter.some((f) => s.name.toLowerCase().includes(f))) : all;
+}
+
+type StartSimulator = (options: { port: number }) => Promise<E2eSimulator>;
+
+function loadSimulator(): StartSimulator {
+	const file = env.E2E_SIMULATOR_MODULE
+		? path.resolve(env.E2E_SIMULATOR_MODULE)
+		: path.join(repoRoot(), 'build', 'simulator', 'index.js');
+	if (!fs.existsSync(file)) throw new Error(`Simulator module ${file} is missing: run \`npm run build:tools\``);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require(file) as { startSimulator?: StartSimulator };
+	if (typeof mod.startSimulator !== 'function') throw new Error(`${file} does not export startSimulator()`);
+	return mod.startSimulator;
+}
+
+// ---------------------------------------------------------------------------
+// Execution results
+// ---------------------------------------------------------------------------
+
+interface RawTaskData {
+	executionStatus?: string;
+	executionTime?: number;
+	error?: NodeRunInfo['error'];
+	data?: { main?: Array<OutputItem[] | null> };
+	startTime?: number;
+}
+
+interface RawRun {
+	status?: string;
+	data?: {
+		resultData?: {
+			error?: ScenarioResult['error'];
+			lastNodeExecuted?: string;
+			runData?: Record<string, RawTaskData[]>;
+		};
+	};
+}
+
+/** Where n8n keeps filesystem binary data: 1.x `<user folder>/.n8n/binaryData`, 2.x `.n8n/storage`. */
+function binaryDataFile(userFolder: string, fileId: string): string {
+	const roots = [path.join(userFolder, '.n8n', 'storage'), path.join(userFolder, '.n8n', 'binaryData')];
+	const found = roots.map((r) => path.join(r, fileId)).find((f) => fs.existsSync(f));
+	if (!found) throw new Error(`Binary data ${fileId} is in none of ${roots.join(', ')}`);
+	return found;
+}
+
+function buildResult(raw: unknown, durationMs: number, userFolder: string): ScenarioResult {
+	const run = (raw ?? {}) as RawRun;
+	const resultData = run.data?.resultData ?? {};
+	const runData = resultData.runData ?? {};
+	const runs: Record<string, NodeRunInfo[]> = {};
+	const order: Array<[string, number]> = [];
+	for (const [name, tasks] of Object.entries(runData)) {
+		runs[name] = tasks.map((t) => ({
+			executionStatus: t.executionStatus,
+			executionTime: t.executionTime,
+			error: t.error,
+			outputs: (t.data?.main ?? []).map((o) => o ?? []),
+		}));
+		order.push([name, tasks[0]?.startTime ?? 0]);
+	}
+	const items = (nodeName: string, o: { run?: number; output?: number } = {}): OutputItem[] => {
+		const r = runs[nodeName];
+		if (!r?.length) {
+			throw new Error(`Node "${nodeName}" did not run (ran: ${Object.keys(runs).join(', ') || 'nothing'})`);
+		}
+		const task = r[o.run ?? r.length - 1];
+		if (!task) throw new Error(`Node "${nodeName}" has no run ${o.run}`);
+		if (task.error) throw new Error(`Node "${nodeName}" failed: ${task.error.message ?? JSON.stringify(task.error)}`);
+		return task.outputs[o.output ?? 0] ?? [];
+	};
+	const error = resultData.error;
+	return {
+		status: error || run.status === 'error' || raw === undefined ? 'error' : 'success',
+		error,
+		lastNodeExecuted: resultData.lastNodeExecuted,
+		executedNodes: order.sort((a, b) => a[1] - b[1]).map(([n]) => n),
+		runs,
+		items,
+		json: (n, o) => items(n, o).map((i) => i.json),
+		readBinary: async (ref: BinaryRef) => {
+			if (ref.id) {
+				const [mode, ...rest] = ref.id.split(':');
+				const fileId = rest.join(':');
+				if (mode !== 'filesystem' && mode !== 'filesystem-v2') throw new Error(`Cannot read binary data of mode ${mode}`);
+				return fs.promises.readFile(binaryDataFile(userFolder, fileId));
+			}
+			if (typeof ref.data === 'string') return Buffer.from(ref.data, 'base64');
+			throw new Error(`Binary reference has neither id nor data: ${JSON.stringify(ref)}`);
+		},
+		raw,
+		durationMs,
+	};
+}
+
+function describeFailure(result: ScenarioResult | undefined, stdout: string, stderr: string): string {
+	const parts: string[] = [];
+	if (result?.error) {
+		const e = result.error;
+		parts.push(
+			`workflow error${e.node?.name ? ` in node "${e.node.name}"` : ''}: ${e.message ?? ''}${e.description ? ` (${e.description})` : ''}`,
+		);
+	}
+	if (result) {
+		for (const [name, tasks] of Object.entries(result.runs)) {
+			for (const t of tasks) if (t.error) parts.push(`node "${name}" error: ${t.error.message ?? JSON.stringify(t.error)}`);
+		}
+		parts.push(`nodes run: ${result.executedNodes.join(' -> ') || '(none)'}`);
+	}
+	if (!result || result.raw === undefined || VERBOSE) {
+		parts.push(`--- n8n stdout (tail) ---\n${tail(stdout, 30)}\n--- n8n stderr (tail) ---\n${tail(stderr, 30)}`);
+	}
+	return parts.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+// One target
+// ---------------------------------------------------------------------------
+
+async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, startSimulator: StartSimulator) {
+	const target = TARGETS[id];
+	const label = `n8n ${target.n8nVersion}`;
+	const applicable = scenarios.filter((s) => !s.targets || s.targets.includes(id));
+	for (const s of scenarios) {
+		if (!applicable.includes(s)) outcomes.push({ target: id, scenario: s.name, status: 'skipped', durationMs: 0 });
+	}
+	log(`\n=== ${label} (target ${id}) — ${applicable.length} scenario(s) ===`);
+	if (!applicable.length) return;
+
+	const setupFailed = (step: string, e: unknown) => {
+		const message = `${step} failed: ${(e as Error).stack ?? String(e)}`;
+		log(`  ✗ ${message.split('\n')[0]}`);
+		log(indent(message.split('\n').slice(1).join('\n')));
+		for (const s of applicable) outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: 0, message });
+	};
+
+	// 1. n8n install
+	let inst: N8nInstall;
+	let t = Date.now();
+	try {
+		const cached = findInstalled(target);
+		if (!cached && (env.E2E_NO_INSTALL === '1' || env.E2E_NO_INSTALL === 'true')) {
+			throw new Error(`${label} is not installed; run \`npm run n8n:install\``);
+		}
+		inst = cached ?? (await ensureN8n(target, { log: (m) => log(`  ${m}`) }));
+		log(`  n8n ${target.n8nVersion} under Node ${inst.node.version}${cached ? ' (cached)' : ''}: ${formatDuration(Date.now() - t)}`);
+	} catch (e) {
+		return setupFailed('n8n install', e);
+	}
+
+	// 2. user folder with the package installed the Community Nodes way
+	const userFolder = createUserFolder(`n8n-e2e-${id}-`);
+	let sim: E2eSimulator | undefined;
+	try {
+		t = Date.now();
+		try {
+			const pkg = await installCommunityPackage(inst, userFolder, tarball);
+			log(`  community package ${pkg.name}@${pkg.version} -> ${path.relative(userFolder, pkg.dir)}: ${formatDuration(Date.now() - t)}`);
+		} catch (e) {
+			return setupFailed('community package install', e);
+		}
+
+		// 3. simulator
+		try {
+			sim = await startSimulator({ port: 0 });
+		} catch (e) {
+			return setupFailed('simulator start', e);
+		}
+		const ctx: ScenarioContext = {
+			sim,
+			target: id,
+			n8nVersion: target.n8nVersion,
+			nodeVersion: inst.node.version,
+			userFolder,
+		};
+		const n8nEnvironment = n8nEnv(inst, {
+			userFolder,
+			logLevel: VERBOSE ? 'debug' : 'info',
+			env: { N8N_RUNNERS_BROKER_PORT: String(await getFreePort()), N8N_PORT: String(await getFreePort()) },
+		});
+		const workDir = path.join(userFolder, 'e2e-input');
+		fs.mkdirSync(workDir, { recursive: true });
+
+		// 4. import credentials and workflows (one n8n process each for all scenarios)
+		t = Date.now();
+		try {
+			const creds = new Map<string, Record<string, unknown>>();
+			for (const s of applicable) {
+				for (const c of s.credentials ?? []) {
+					const entry = { id: c.id, name: c.name, type: c.type, data: c.data(ctx) };
+					const prev = creds.get(c.id);
+					if (prev && JSON.stringify(prev) !== JSON.stringify(entry)) {
+						throw new Error(`Credential id ${c.id} is declared twice with different contents`);
+					}
+					creds.set(c.id, entry);
+				}
+			}
+			if (creds.size) await importCredentials(inst, n8nEnvironment, [...creds.values()], workDir);
+			const workflows = applicable.map((s) => {
+				const wf = s.workflow(ctx);
+				return {
+					...wf,
+					id: workflowId(s.name),
+					name: `e2e: ${s.name}`,
+					active: false,
+					settings: { executionOrder: 'v1', ...(wf.settings ?? {}) },
+				};
+			});
+			await importWorkflows(inst, n8nEnvironment, workflows, workDir);
+			log(`  imported ${creds.size} credential(s) and ${workflows.length} workflow(s): ${formatDuration(Date.now() - t)}`);
+		} catch (e) {
+			return setupFailed('import', e);
+		}
+
+		// 5. scenarios
+		for (const s of applicable) {
+			const started = Date.now();
+			let result: ScenarioResult | undefined;
+			let stdout = '';
+			let stderr = '';
+			try {
+				sim.log.clear();
+				sim.faults?.clear();
+				await s.before?.(ctx);
+				const exec = await executeWorkflow(inst, n8nEnvironment, workflowId(s.name), s.timeoutMs);
+				stdout = exec.run.stdout;
+				stderr = exec.run.stderr;
+				if (VERBOSE) log(indent(`--- n8n output ---\n${stdout}\n${stderr}`));
+				if (exec.run.timedOut) throw new Error(`n8n execute timed out after ${formatDuration(exec.run.durationMs)}`);
+				result = buildResult(exec.data, exec.run.durationMs, userFolder);
+				if (exec.data === undefined) {
+					throw new Error(`n8n execute printed no execution data (exit ${exec.run.code ?? exec.run.signal})`);
+				}
+				if (!s.expectError && result.status !== 'success') throw new Error('the workflow ended with an error');
+				if (s.expectError && result.status === 'success') throw new Error('the workflow succeeded but an error was expected');
+				await s.assert(result, ctx);
+				const ms = Date.now() - started;
+				outcomes.push({ target: id, scenario: s.name, status: 'passed', durationMs: ms });
+				log(`  ✓ ${s.name} (${formatDuration(ms)}; n8n execute ${formatDuration(exec.run.durationMs)})`);
+			} catch (e) {
+				const ms = Date.now() - started;
+				const message = `${(e as Error).message ?? String(e)}\n${describeFailure(result, stdout, stderr)}`;
+				outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: ms, message });
+				log(`  ✗ ${s.name} (${formatDuration(ms)})`);
+				log(indent(message));
+				if ((e as Error).stack && !(e as { code?: string }).code?.startsWith('ERR_ASSERTION')) {
+					log(indent(((e as Error).stack ?? '').split('\n').slice(1, 6).join('\n')));
+				}
+			}
+		}
+	} finally {
+		await sim?.close().catch((e: unknown) => log(`  (simulator close failed: ${String(e)})`));
+		if (KEEP) log(`  user folder kept: ${userFolder}`);
+		else fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+// ---------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const ids = parseTargetIds(env.E2E_TARGETS);
+	log(`e2e: targets ${ids.map((i) => `n8n ${TARGETS[i].n8nVersion}`).join(', ')}`);
+
+	let scenarios: Scenario[];
+	let startSimulator: StartSimulator;
+	let tarball: string;
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
+	try {
+		scenarios = loadScenarios();
+		log(`e2e: ${scenarios.length} scenario(s): ${scenarios.map((s) => s.name).join('; ')}`);
+		if (!scenarios.length) throw new Error('no scenarios found (or none match E2E_SCENARIOS)');
+		startSimulator = loadSimulator();
+		const t = Date.now();
+		tarball = await packPackage(tmp);
+		log(`e2e: packed ${path.basename(tarball)} (${(fs.statSync(tarball).size / 1024).toFixed(1)} KiB): ${formatDuration(Date.now() - t)}`);
+	} catch (e) {
+		log(`e2e setup failed: ${(e as Error).stack ?? String(e)}`);
+		log('0 passed, 1 failed');
+		return 1;
+	}
+
+	try {
+		for (const id of ids) await runTarget(id, scenarios, tarball, startSimulator);
+	} finally {
+		fs.rmSync(tmp, { recursive: true, force: true });
+	}
+
+	const passed = outcomes.filter((o) => o.status === 'passed').length;
+	const failed = outcomes.filter((o) => o.status === 'failed').length;
+	const skipped = outcomes.filter((o) => o.status === 'skipped').length;
+	log(`\n=== e2e summary (${formatDuration(Date.now() - started)}) ===`);
+	for (const o of outcomes) {
+		const mark = o.status === 'passed' ? '✓' : o.status === 'failed' ? '✗' : '-';
+		log(`  ${mark} [n8n ${TARGETS[o.target].n8nVersion}] ${o.scenario}${o.status === 'skipped' ? ' (skipped)' : ` (${formatDuration(o.durationMs)})`}`);
+	}
+	log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+	return failed > 0 || passed === 0 ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(e) => {
+		console.error(e);
+		log('0 passed, 1 failed');
+		process.exit(1);
+	},
+);
