@@ -1,0 +1,145 @@
+/** Control HTTP API under /__sim (requests here are not logged, not delayed, not faulted). */
+import { IncomingMessage, ServerResponse } from 'http';
+import { drain } from './body';
+import { FaultRule } from './types';
+import type { SimulatorServer } from './server';
+import { isPlainObject } from './util';
+import { sendWebhook, WebhookDelivery, WebhookOptions } from './webhook-sender';
+
+function send(res: ServerResponse, status: number, body?: unknown): void {
+	if (body === undefined) {
+		res.writeHead(status);
+		res.end();
+		return;
+	}
+	const buf = Buffer.from(JSON.stringify(body, null, 1));
+	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(buf.length) });
+	res.end(buf);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	let n = 0;
+	await drain(req, (c) => {
+		n += c.length;
+		if (n <= 16 * 1024 * 1024) chunks.push(c);
+	});
+	if (n > 16 * 1024 * 1024) throw new Error('control request body too large');
+	const text = Buffer.concat(chunks).toString('utf8').trim();
+	if (!text) return {};
+	return JSON.parse(text);
+}
+
+/** FaultRule from JSON: `pathRegex` (+ optional `pathRegexFlags`) becomes a RegExp; `times` may be null/"Infinity". */
+export function faultFromJson(j: unknown): FaultRule {
+	if (!isPlainObject(j)) throw new Error('fault rule must be a JSON object');
+	const rule: FaultRule = {};
+	if (j.method !== undefined) rule.method = String(j.method);
+	if (typeof j.pathRegex === 'string') rule.path = new RegExp(j.pathRegex, typeof j.pathRegexFlags === 'string' ? j.pathRegexFlags : undefined);
+	else if (typeof j.path === 'string') rule.path = j.path;
+	if (j.interface !== undefined) rule.interface = String(j.interface) as FaultRule['interface'];
+	if (j.times !== undefined) rule.times = j.times === null || j.times === 'Infinity' || j.times === 'infinity' ? Infinity : Number(j.times);
+	if (j.status !== undefined) rule.status = Number(j.status);
+	if (j.retryAfter !== undefined) rule.retryAfter = j.retryAfter as number | string;
+	if (j.body !== undefined) rule.body = j.body;
+	if (j.latencyMs !== undefined) rule.latencyMs = Number(j.latencyMs);
+	if (j.reset !== undefined) rule.reset = !!j.reset;
+	if (j.afterBody !== undefined) rule.afterBody = !!j.afterBody;
+	if (j.afterHandler !== undefined) rule.afterHandler = !!j.afterHandler;
+	if (isPlainObject(j.headers)) rule.headers = Object.fromEntries(Object.entries(j.headers).map(([k, v]) => [k, String(v)]));
+	return rule;
+}
+
+function faultToJson(r: FaultRule & { id: string; remaining: number }): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...r };
+	if (r.path instanceof RegExp) {
+		delete out.path;
+		out.pathRegex = r.path.source;
+		out.pathRegexFlags = r.path.flags;
+	}
+	if (r.times === Infinity) out.times = 'Infinity';
+	if (r.remaining === Infinity) out.remaining = 'Infinity';
+	return out;
+}
+
+export async function handleControl(sim: SimulatorServer, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+	const route = url.pathname.replace(/^\/__sim/, '').replace(/\/+$/, '') || '/';
+	const m = req.method ?? 'GET';
+	try {
+		if (m === 'GET' && (route === '/' || route === '/health')) return send(res, 200, { ok: true, url: sim.url, knowledgeUrl: sim.knowledgeUrl, controlUrl: sim.controlUrl });
+		if (route === '/requests') {
+			if (m === 'GET') {
+				const since = url.searchParams.get('since');
+				return send(res, 200, since !== null ? sim.log.since(Number(since)) : sim.log.all());
+			}
+			if (m === 'DELETE') {
+				await drain(req);
+				sim.log.clear();
+				return send(res, 204);
+			}
+		}
+		if (route === '/faults') {
+			if (m === 'GET') return send(res, 200, sim.faults.list().map(faultToJson));
+			if (m === 'POST') {
+				const id = sim.faults.add(faultFromJson(await readJson(req)));
+				return send(res, 201, { id });
+			}
+			if (m === 'DELETE') {
+				await drain(req);
+				sim.faults.clear();
+				return send(res, 204);
+			}
+		}
+		const fm = /^\/faults\/([^/]+)$/.exec(route);
+		if (fm && m === 'DELETE') {
+			await drain(req);
+			return sim.faults.remove(decodeURIComponent(fm[1])) ? send(res, 204) : send(res, 404, { error: 'fault rule not found' });
+		}
+		if (route === '/reset' && m === 'POST') {
+			await drain(req);
+			sim.resetAll();
+			return send(res, 204);
+		}
+		if (route === '/expire-tokens' && m === 'POST') {
+			await drain(req);
+			sim.expireTokens();
+			return send(res, 204);
+		}
+		if (route === '/latency') {
+			if (m === 'GET') return send(res, 200, { ms: sim.latencyMs });
+			if (m === 'POST') {
+				const j = await readJson(req);
+				const ms = isPlainObject(j) ? Number(j.ms) : NaN;
+				if (!(ms >= 0)) return send(res, 400, { error: 'body must be {"ms": <number >= 0>}' });
+				sim.setLatency(ms);
+				return send(res, 200, { ms });
+			}
+		}
+		if (route === '/state' && m === 'GET') return send(res, 200, { ...sim.state.snapshot(), latencyMs: sim.latencyMs, faults: sim.faults.list().map(faultToJson), config: sim.publicConfig() });
+		if (route === '/messages' && m === 'GET') {
+			const f: { uid?: string; gid?: string; tid?: string } = {};
+			for (const k of ['uid', 'gid', 'tid'] as const) {
+				const v = url.searchParams.get(k);
+				if (v !== null) f[k] = v;
+			}
+			return send(res, 200, sim.state.sentMessages(f));
+		}
+		if (route === '/credentials' && m === 'GET') return send(res, 200, { ...sim.credentials, taskReadOnlyJwt: sim.state.taskReadOnlyJwt });
+		if (route === '/config' && m === 'POST') {
+			const j = await readJson(req);
+			if (!isPlainObject(j)) return send(res, 400, { error: 'body must be a JSON object' });
+			sim.configure(j);
+			return send(res, 200, sim.publicConfig());
+		}
+		if (route === '/webhook' && m === 'POST') {
+			const j = await readJson(req);
+			if (!isPlainObject(j) || typeof j.url !== 'string' || !isPlainObject(j.delivery)) return send(res, 400, { error: 'body must be {url, delivery, options?}' });
+			const r = await sendWebhook(j.url, j.delivery as WebhookDelivery, (isPlainObject(j.options) ? j.options : {}) as WebhookOptions);
+			return send(res, 200, { status: r.status, body: r.body, signature: r.signature });
+		}
+		await drain(req);
+		return send(res, 404, { error: `unknown control route ${m} ${url.pathname}` });
+	} catch (e) {
+		if (!res.headersSent) send(res, 400, { error: (e as Error).message });
+	}
+}

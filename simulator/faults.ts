@@ -1,0 +1,61 @@
+import { matchPath } from './log';
+import { FaultRule, FaultsApi, InterfaceName } from './types';
+
+export interface ActiveFault extends FaultRule {
+	id: string;
+	remaining: number;
+}
+
+/** Whether the rule answers (instead of only delaying). */
+export function faultAnswers(rule: FaultRule): boolean {
+	return !!rule.reset || rule.status !== undefined || rule.body !== undefined;
+}
+
+/** Whether the rule is applied after the request body was read (see README for defaults). */
+export function faultAfterBody(rule: FaultRule): boolean {
+	if (rule.afterHandler) return true;
+	if (rule.afterBody !== undefined) return rule.afterBody;
+	if (rule.reset) return false;
+	return rule.status !== undefined || rule.body !== undefined;
+}
+
+export class FaultRegistry implements FaultsApi {
+	private rules: ActiveFault[] = [];
+	private nextId = 1;
+
+	add(rule: FaultRule): string {
+		const id = `fault-${this.nextId++}`;
+		const times = rule.times === undefined || rule.times === null ? 1 : Number(rule.times);
+		if (!(times > 0)) throw new Error('fault rule `times` must be > 0');
+		if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 100 && rule.status <= 599)) throw new Error('fault rule `status` must be an HTTP status');
+		this.rules.push({ ...rule, id, remaining: times });
+		return id;
+	}
+
+	clear(): void {
+		this.rules = [];
+	}
+
+	remove(id: string): boolean {
+		const before = this.rules.length;
+		this.rules = this.rules.filter((r) => r.id !== id);
+		return this.rules.length !== before;
+	}
+
+	list(): Array<FaultRule & { id: string; remaining: number }> {
+		return this.rules.map((r) => ({ ...r }));
+	}
+
+	/** First matching rule (in insertion order); counts it down and drops it when used up. */
+	take(method: string, path: string, iface: InterfaceName): ActiveFault | undefined {
+		for (const r of this.rules) {
+			if (r.method && r.method.toUpperCase() !== method) continue;
+			if (r.interface && r.interface !== iface) continue;
+			if (!matchPath(r.path, path)) continue;
+			r.remaining--;
+			if (r.remaining <= 0) this.rules = this.rules.filter((x) => x !== r);
+			return { ...r };
+		}
+		return undefined;
+	}
+}

@@ -1,0 +1,32 @@
+/**
+ * Workplace platform simulator: module API.
+ *
+ *   const sim = await startSimulator({ port: 0 });
+ *   // sim.url, sim.knowledgeUrl, sim.controlUrl, sim.credentials, sim.log, sim.faults, sim.state
+ *   await sim.close();
+ *
+ * See simulator/README.md.
+ */
+export type {
+	SimulatorCredentials,
+	SimulatorOptions,
+	LoggedFile,
+	LoggedRequest,
+	FaultRule,
+	InterfaceName,
+	LogFilter,
+	RequestLogApi,
+	FaultsApi,
+} from './types';
+export { startSimulator, SimulatorServer, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_TOKEN_TTL_SECONDS } from './server';
+export type { Simulator } from './server';
+export { SimulatorState } from './state';
+export type { SimUser, SimGroup, SimTopic, SentBotMessage, KnowledgeBase, KnowledgeFile, FormRecord, TaskRecord, TaskTopic, IssuedToken, GroupSettings } from './state';
+export { SEED, SEED_FILE_CONTENTS, DEFAULT_CREDENTIALS, TASK_READONLY_JWT_DEFAULT, makeJwt } from './seed';
+export { sendWebhook, signBody, verifySignature, signatureFor, deliveryBody } from './webhook-sender';
+export type { WebhookDelivery, WebhookOptions, WebhookResult, SignatureMode } from './webhook-sender';
+export * from './events';
+export { LIMITS as BOT_LIMITS } from './handlers/bot-validate';
+export { KNOWLEDGE_FILE_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './handlers/knowledge';
+export { MultipartParser, parsePartHeaders, decodeRfc5987 } from './multipart';
+export { checkCsv } from './csv';

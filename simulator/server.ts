@@ -1,0 +1,298 @@
+/** HTTP server, routing and the request pipeline (log, faults, auth, body, handler, latency). */
+import * as fs from 'fs';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
+import { AddressInfo } from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { BlobStore } from './blob';
+import { readBody } from './body';
+import { Ctx, RouteDef, SimConfig, SimCore } from './context';
+import { handleControl } from './control';
+import { interfaceError } from './errors';
+import { ActiveFault, faultAfterBody, faultAnswers, FaultRegistry } from './faults';
+import { botRoutes } from './handlers/bot';
+import { formRoutes } from './handlers/form';
+import { knowledgeRoutes } from './handlers/knowledge';
+import { oauthRoutes } from './handlers/oauth';
+import { taskRoutes } from './handlers/task';
+import { RequestLog } from './log';
+import { DEFAULT_CREDENTIALS } from './seed';
+import { SimulatorState } from './state';
+import { InterfaceName, SimulatorCredentials, SimulatorOptions } from './types';
+import { delay, paramsToObject } from './util';
+
+export const DEFAULT_PORT = 3900;
+export const DEFAULT_MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+
+export interface Simulator {
+	/** {base_url}, e.g. http://127.0.0.1:3900 */
+	url: string;
+	/** url + '/api/v1' */
+	knowledgeUrl: string;
+	/** url + '/__sim' */
+	controlUrl: string;
+	credentials: SimulatorCredentials;
+	log: RequestLog;
+	faults: FaultRegistry;
+	state: SimulatorState;
+	setLatency(ms: number): void;
+	/** every issued bot access token becomes invalid (401 on next use) */
+	expireTokens(): void;
+	close(): Promise<void>;
+}
+
+interface CompiledRoute extends RouteDef {
+	re: RegExp;
+	keys: string[];
+}
+
+function compile(r: RouteDef): CompiledRoute {
+	const keys: string[] = [];
+	const src = r.path
+		.split('/')
+		.map((seg) => {
+			if (seg.startsWith(':')) {
+				keys.push(seg.slice(1));
+				return '([^/]+)';
+			}
+			return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		})
+		.join('/');
+	return { ...r, re: new RegExp(`^${src}$`), keys };
+}
+
+export function classify(p: string): InterfaceName {
+	if (p === '/__sim' || p.startsWith('/__sim/')) return 'control';
+	if (p === '/api/v1/task-projects' || p.startsWith('/api/v1/task-projects/')) return 'task';
+	if (p === '/api/v1' || p.startsWith('/api/v1/')) return 'knowledge';
+	if (p.startsWith('/oauth/')) return 'oauth';
+	if (p.startsWith('/bot/')) return 'bot';
+	if (p.startsWith('/file/image')) return 'image';
+	if (p.startsWith('/v1/')) return 'form';
+	return 'unknown';
+}
+
+function headerRecord(req: IncomingMessage): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [k, v] of Object.entries(req.headersDistinct)) if (v) out[k] = v.join(', ');
+	return out;
+}
+
+export class SimulatorServer implements Simulator, SimCore {
+	url = '';
+	knowledgeUrl = '';
+	controlUrl = '';
+	readonly credentials: SimulatorCredentials;
+	readonly config: SimConfig;
+	readonly log: RequestLog;
+	readonly faults = new FaultRegistry();
+	readonly state: SimulatorState;
+	readonly store: BlobStore;
+	latencyMs: number;
+	private readonly initialLatency: number;
+	private readonly routes: CompiledRoute[];
+	private readonly server: Server;
+	private closed = false;
+
+	constructor(private readonly options: SimulatorOptions = {}) {
+		this.credentials = { ...DEFAULT_CREDENTIALS, ...options.credentials };
+		this.config = {
+			credentials: this.credentials,
+			tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
+			maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+			uploadFieldName: options.uploadFieldName ?? 'file',
+			allowedClientAddresses: options.allowedClientAddresses,
+		};
+		this.latencyMs = this.initialLatency = options.latencyMs ?? 0;
+		this.log = new RequestLog(options.maxLogEntries ?? 10000);
+		const base = options.tempDir ?? os.tmpdir();
+		fs.mkdirSync(base, { recursive: true });
+		this.store = new BlobStore(fs.mkdtempSync(path.join(base, 'workplace-sim-')));
+		this.state = new SimulatorState(this.store);
+		this.routes = [...knowledgeRoutes, ...taskRoutes, ...oauthRoutes, ...botRoutes, ...formRoutes].map(compile);
+		this.server = createServer((req, res) => {
+			this.handle(req, res).catch((e: Error) => {
+				console.error('[simulator] unhandled error', e);
+				if (!res.headersSent) {
+					res.writeHead(500, { 'content-type': 'application/json' });
+					res.end(JSON.stringify({ error: 'internal simulator error', message: e.message }));
+				} else res.destroy();
+			});
+		});
+		this.server.requestTimeout = 0; // big uploads may take long
+		this.server.headersTimeout = 60_000;
+		this.server.keepAliveTimeout = 5_000;
+	}
+
+	async listen(): Promise<void> {
+		const host = this.options.host ?? '127.0.0.1';
+		const port = this.options.port ?? DEFAULT_PORT;
+		await new Promise<void>((resolve, reject) => {
+			const onError = (e: Error): void => reject(e);
+			this.server.once('error', onError);
+			this.server.listen(port, host, () => {
+				this.server.off('error', onError);
+				resolve();
+			});
+		});
+		const addr = this.server.address() as AddressInfo;
+		const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+		this.url = `http://${h}:${addr.port}`;
+		this.knowledgeUrl = `${this.url}/api/v1`;
+		this.controlUrl = `${this.url}/__sim`;
+	}
+
+	setLatency(ms: number): void {
+		this.latencyMs = Math.max(0, Number(ms) || 0);
+	}
+
+	expireTokens(): void {
+		this.state.expireTokens();
+	}
+
+	/** Control `POST /__sim/reset`: state reseeded, log and faults cleared, latency back to the start value. */
+	resetAll(): void {
+		this.state.reset();
+		this.faults.clear();
+		this.log.clear();
+		this.latencyMs = this.initialLatency;
+	}
+
+	configure(j: Record<string, unknown>): void {
+		if (j.allowedClientAddresses !== undefined) this.config.allowedClientAddresses = Array.isArray(j.allowedClientAddresses) ? j.allowedClientAddresses.map(String) : undefined;
+		if (typeof j.maxUploadBytes === 'number' && j.maxUploadBytes > 0) this.config.maxUploadBytes = j.maxUploadBytes;
+		if (typeof j.tokenTtlSeconds === 'number' && j.tokenTtlSeconds > 0) this.config.tokenTtlSeconds = j.tokenTtlSeconds;
+		if (typeof j.uploadFieldName === 'string' && j.uploadFieldName) this.config.uploadFieldName = j.uploadFieldName;
+		if (typeof j.latencyMs === 'number') this.setLatency(j.latencyMs);
+	}
+
+	publicConfig(): Record<string, unknown> {
+		const { credentials: _c, ...rest } = this.config;
+		return { ...rest, latencyMs: this.latencyMs, tempDir: this.store.dir };
+	}
+
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		await new Promise<void>((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+		this.store.destroy();
+	}
+
+	private match(method: string, p: string): { route?: CompiledRoute; params: Record<string, string>; allowed: string[] } {
+		const allowed: string[] = [];
+		for (const r of this.routes) {
+			const m = r.re.exec(p);
+			if (!m) continue;
+			if (r.method !== method) {
+				allowed.push(r.method);
+				continue;
+			}
+			const params: Record<string, string> = {};
+			r.keys.forEach((k, i) => {
+				try {
+					params[k] = decodeURIComponent(m[i + 1]);
+				} catch {
+					params[k] = m[i + 1];
+				}
+			});
+			return { route: r, params, allowed };
+		}
+		return { params: {}, allowed };
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://simulator.local');
+		const p = url.pathname;
+		const iface = classify(p);
+		if (iface === 'control') return handleControl(this, req, res, url);
+
+		const method = (req.method ?? 'GET').toUpperCase();
+		const ct = req.headers['content-type'];
+		const entry = this.log.start({
+			method,
+			path: p,
+			query: paramsToObject(url.searchParams),
+			headers: headerRecord(req),
+			interface: iface,
+			...(ct !== undefined ? { contentType: ct } : {}),
+		});
+		const ctx = new Ctx(req, res, url, entry, iface, this);
+		try {
+			const rule: ActiveFault | undefined = this.faults.take(method, p, iface);
+			const routePath = p.length > 1 ? p.replace(/\/+$/, '') : p;
+			const { route, params, allowed } = this.match(method, routePath);
+			ctx.params = params;
+
+			if (rule && !faultAfterBody(rule)) {
+				await delay(rule.latencyMs ?? 0);
+				if (faultAnswers(rule)) {
+					if (!rule.reset) {
+						// answer right away; node discards the unread body
+						entry.bodySize = Number(req.headers['content-length'] ?? 0) || 0;
+					}
+					await ctx.applyFault(rule);
+					return;
+				}
+			}
+
+			const authFailure = route?.auth?.(ctx);
+			const body = await readBody(req, {
+				store: this.store,
+				storeFiles: !!route?.files && !authFailure && !(rule && faultAnswers(rule) && !rule.afterHandler),
+				maxFileBytes: this.config.maxUploadBytes,
+			});
+			ctx.body = body;
+			entry.bodySize = body.size;
+			if (body.kind === 'json' && body.json !== undefined) entry.body = body.json;
+			else if (body.kind === 'urlencoded') entry.body = body.form;
+			else if (body.kind === 'multipart') {
+				entry.multipart = {
+					fields: body.fields ?? {},
+					files: (body.files ?? []).map((f) => ({ field: f.field, filename: f.filename, contentType: f.contentType, size: f.size, sha256: f.sha256 })),
+				};
+			}
+			if (body.aborted) return;
+
+			if (rule && faultAfterBody(rule)) {
+				await delay(rule.latencyMs ?? 0);
+				if (faultAnswers(rule)) {
+					if (rule.afterHandler) ctx.pendingFault = rule;
+					else {
+						await ctx.applyFault(rule);
+						return;
+					}
+				}
+			}
+
+			if (!route) {
+				if (allowed.length) return await ctx.json(405, interfaceError(iface, 405, `Cannot ${method} ${p}`), { allow: [...new Set(allowed)].join(', ') });
+				return await ctx.json(404, interfaceError(iface, 404, `Cannot ${method} ${p}`));
+			}
+			if (authFailure) return await ctx.json(authFailure.status, authFailure.body, authFailure.headers);
+			if (body.error) return await ctx.error(body.error.status, body.error.message);
+			await route.handler(ctx);
+			if (!ctx.answered) await ctx.error(500, 'handler did not answer');
+		} finally {
+			for (const f of ctx.body.files ?? []) {
+				const blob = f.sink.result();
+				if (blob && !ctx.claimed.has(blob)) blob.dispose();
+				else if (!blob) f.sink.abort();
+			}
+		}
+	}
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+	const sim = new SimulatorServer(options);
+	try {
+		await sim.listen();
+	} catch (e) {
+		sim.store.destroy();
+		throw e;
+	}
+	return sim;
+}
