@@ -31,6 +31,7 @@ import {
 	packPackage,
 	parseTargetIds,
 	repoRoot,
+	startN8nServer,
 	TARGETS,
 	type N8nInstall,
 } from './lib/n8n';
@@ -50,6 +51,7 @@ import { workflowId } from '../test/e2e/workflow';
 const env = process.env;
 const VERBOSE = env.E2E_VERBOSE === '1' || env.E2E_VERBOSE === 'true';
 const KEEP = env.E2E_KEEP === '1' || env.E2E_KEEP === 'true';
+const SERVER_CHECK = env.E2E_SERVER !== '0' && env.E2E_SERVER !== 'false';
 
 interface Outcome {
 	target: TargetId;
@@ -222,6 +224,63 @@ function describeFailure(result: ScenarioResult | undefined, stdout: string, std
 }
 
 // ---------------------------------------------------------------------------
+// Server check: `n8n start` with the same user folder loads every node and credential
+// ---------------------------------------------------------------------------
+
+const SERVER_CHECK_NAME = 'server: n8n start loads every node and credential of the package';
+
+/** Node and credential type names the package declares (package.json `n8n`, read from dist/). */
+function declaredTypes(): { nodes: string[]; credentials: string[] } {
+	const root = repoRoot();
+	const pj = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+		name: string;
+		n8n?: { nodes?: string[]; credentials?: string[] };
+	};
+	const load = (file: string): Array<Record<string, unknown>> => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const mod = require(path.join(root, file)) as Record<string, unknown>;
+		return Object.values(mod)
+			.filter((v): v is new () => Record<string, unknown> => typeof v === 'function')
+			.map((C) => new C());
+	};
+	const nodes = (pj.n8n?.nodes ?? []).flatMap((f) =>
+		load(f).flatMap((n) => {
+			const d = (n.description ?? (n.baseDescription as Record<string, unknown> | undefined)) as
+				| { name?: string }
+				| undefined;
+			return d?.name ? [`${pj.name}.${d.name}`] : [];
+		}),
+	);
+	const credentials = (pj.n8n?.credentials ?? []).flatMap((f) =>
+		load(f).flatMap((c) => (typeof c.name === 'string' ? [c.name] : [])),
+	);
+	return { nodes, credentials };
+}
+
+async function serverCheck(inst: N8nInstall, userFolder: string): Promise<string> {
+	const expected = declaredTypes();
+	if (!expected.nodes.length) throw new Error('package.json declares no nodes');
+	const server = await startN8nServer(inst, { userFolder, logLevel: 'warn' });
+	try {
+		await server.setupOwner();
+		const nodeTypes = (await (await server.fetch('/types/nodes.json')).json()) as Array<{ name: string; version: number | number[] }>;
+		const credTypes = (await (await server.fetch('/types/credentials.json')).json()) as Array<{ name: string }>;
+		const nodeNames = new Set(nodeTypes.map((n) => n.name));
+		const credNames = new Set(credTypes.map((c) => c.name));
+		const missing = [
+			...expected.nodes.filter((n) => !nodeNames.has(n)).map((n) => `node ${n}`),
+			...expected.credentials.filter((c) => !credNames.has(c)).map((c) => `credential ${c}`),
+		];
+		if (missing.length) throw new Error(`n8n start did not load: ${missing.join(', ')}`);
+		return `${expected.nodes.length} node(s), ${expected.credentials.length} credential(s) on ${server.url}`;
+	} catch (e) {
+		throw new Error(`${(e as Error).message}\n--- n8n start output (tail) ---\n${tail(server.output(), 30)}`);
+	} finally {
+		await server.stop();
+	}
+}
+
+// ---------------------------------------------------------------------------
 // One target
 // ---------------------------------------------------------------------------
 
@@ -240,6 +299,7 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 		log(`  ✗ ${message.split('\n')[0]}`);
 		log(indent(message.split('\n').slice(1).join('\n')));
 		for (const s of applicable) outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: 0, message });
+		if (SERVER_CHECK) outcomes.push({ target: id, scenario: SERVER_CHECK_NAME, status: 'failed', durationMs: 0, message });
 	};
 
 	// 1. n8n install
@@ -354,6 +414,23 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 				if ((e as Error).stack && !(e as { code?: string }).code?.startsWith('ERR_ASSERTION')) {
 					log(indent(((e as Error).stack ?? '').split('\n').slice(1, 6).join('\n')));
 				}
+			}
+		}
+
+		// 6. the same user folder under `n8n start`
+		if (SERVER_CHECK) {
+			const started = Date.now();
+			try {
+				const what = await serverCheck(inst, userFolder);
+				const ms = Date.now() - started;
+				outcomes.push({ target: id, scenario: SERVER_CHECK_NAME, status: 'passed', durationMs: ms });
+				log(`  ✓ ${SERVER_CHECK_NAME}: ${what} (${formatDuration(ms)})`);
+			} catch (e) {
+				const ms = Date.now() - started;
+				const message = (e as Error).message ?? String(e);
+				outcomes.push({ target: id, scenario: SERVER_CHECK_NAME, status: 'failed', durationMs: ms, message });
+				log(`  ✗ ${SERVER_CHECK_NAME} (${formatDuration(ms)})`);
+				log(indent(message));
 			}
 		}
 	} finally {

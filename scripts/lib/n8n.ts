@@ -164,11 +164,19 @@ export const defaultLogger: Logger = (m) => process.stdout.write(`${m}\n`);
 // Environment for npm child processes
 // ---------------------------------------------------------------------------
 
-/** process.env without npm's `npm_*` variables (a parent `npm run` leaks its project config). */
+/** npm settings a user or CI may pass through the environment on purpose; kept for child npm runs. */
+const KEPT_NPM_ENV = /^npm_config_(cache|registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl|fetch_retries|fetch_retry_\w+|fetch_timeout)$/i;
+
+/**
+ * process.env without the `npm_*` variables a parent `npm run` exports: they carry this repo's
+ * project config (ignore-scripts, legacy-peer-deps, local-prefix=<repo>, nodedir) into child npm
+ * runs. Network and cache settings (KEPT_NPM_ENV) are kept.
+ */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) {
-		if (/^npm_/i.test(k) || k === 'INIT_CWD' || k === 'NODE_OPTIONS' || k === 'NODE_ENV') continue;
+		if (/^npm_/i.test(k) && !KEPT_NPM_ENV.test(k)) continue;
+		if (k === 'INIT_CWD' || k === 'NODE_OPTIONS' || k === 'NODE_ENV') continue;
 		env[k] = v;
 	}
 	return { ...env, ...extra };
@@ -860,8 +868,27 @@ export interface N8nServer {
 	process: ChildProcess;
 	/** Everything the server printed so far. */
 	output(): string;
+	/**
+	 * Creates the instance owner (POST /rest/owner/setup) once and keeps its auth cookie for rest().
+	 * Owner: E2E_OWNER.
+	 */
+	setupOwner(): Promise<void>;
+	/** A call to n8n's internal REST API (`/rest/...`) as the owner (after setupOwner()); returns `data`. */
+	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+	/** fetch() against the server with the owner's cookie (after setupOwner()). */
+	fetch(path: string, init?: RequestInit): Promise<Response>;
 	stop(): Promise<void>;
 }
+
+export const E2E_OWNER = {
+	email: 'owner@e2e.test',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Owner-Passw0rd',
+};
+
+/** n8n binds its auth cookie to a browser id header; every call sends the same one. */
+const BROWSER_ID = 'n8n-nodes-workplace-e2e';
 
 export interface StartServerOptions {
 	userFolder: string;
@@ -874,8 +901,28 @@ export interface StartServerOptions {
 }
 
 /**
+ * /healthz answers as soon as the HTTP server listens; /healthz/readiness once the database is
+ * migrated; the REST API (here /rest/settings, public in both majors) only once n8n has set
+ * up its routes. Ready = all three.
+ */
+async function isReady(url: string): Promise<boolean> {
+	try {
+		for (const p of ['/healthz', '/healthz/readiness']) {
+			const res = await fetch(`${url}${p}`, { signal: AbortSignal.timeout(2000) });
+			if (res.status !== 200) return false;
+		}
+		const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(5000) });
+		if (res.status !== 200) return false;
+		JSON.parse(await res.text());
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
  * Starts `n8n start` on a free port (or the given one) with the given user folder and waits
- * until GET /healthz answers 200. stop() sends SIGTERM to the process group, then SIGKILL.
+ * until it is ready (see isReady: /healthz, /healthz/readiness, then the REST API). stop() sends SIGTERM to the process group, then SIGKILL.
  */
 export async function startN8nServer(inst: N8nInstall, options: StartServerOptions): Promise<N8nServer> {
 	const port = options.port ?? (await getFreePort());
@@ -933,17 +980,37 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 		if (exited) {
 			throw new Error(`n8n start exited early (code ${exited.code}, signal ${exited.signal}):\n${tail(output)}`);
 		}
-		try {
-			const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-			if (res.status === 200) break;
-		} catch {
-			// not yet listening
-		}
+		if (await isReady(url)) break;
 		if (Date.now() > deadline) {
 			await stop();
 			throw new Error(`n8n did not become healthy on ${url} in time:\n${tail(output)}`);
 		}
 		await sleep(500);
 	}
-	return { url, port, pid: child.pid, process: child, output: () => output, stop };
+	let cookie = '';
+	const doFetch = (p: string, init: RequestInit = {}) => {
+		const headers = new Headers(init.headers);
+		headers.set('browser-id', BROWSER_ID);
+		if (cookie) headers.set('cookie', cookie);
+		return fetch(`${url}${p}`, { ...init, headers, signal: init.signal ?? AbortSignal.timeout(60_000) });
+	};
+	const rest = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
+		const res = await doFetch(`/rest${p.startsWith('/') ? p : `/${p}`}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} /rest${p} answered ${res.status}: ${text.slice(0, 500)}`);
+		const setCookie = res.headers.get('set-cookie');
+		if (setCookie) cookie = setCookie.split(';')[0];
+		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
+		return (parsed.data ?? parsed) as T;
+	};
+	const setupOwner = async () => {
+		if (cookie) return;
+		await rest('POST', '/owner/setup', E2E_OWNER);
+		if (!cookie) throw new Error('POST /rest/owner/setup set no auth cookie');
+	};
+	return { url, port, pid: child.pid, process: child, output: () => output, setupOwner, rest, fetch: doFetch, stop };
 }

@@ -1,0 +1,40 @@
+/**
+ * Workplace-specific helpers for e2e scenarios: credentials against the simulator and
+ * node builders for this package's nodes.
+ */
+import { createHash } from 'node:crypto';
+
+import type { ScenarioCredential, SimLoggedRequest } from './types';
+import { credentialId, node, PACKAGE, type NodeOptions, type NodeSpec } from './workflow';
+
+export const knowledgeCredential: ScenarioCredential = {
+	id: credentialId('workplaceKnowledgeApi/simulator'),
+	name: 'Workplace Knowledge (simulator)',
+	type: 'workplaceKnowledgeApi',
+	data: ({ sim }) => ({ knowledgeUrl: sim.knowledgeUrl, apiKey: sim.credentials.knowledgeApiKey }),
+};
+
+/** A Workplace Knowledge node (typeVersion 1) using the simulator credential. */
+export function knowledge(name: string, parameters: Record<string, unknown>, options: NodeOptions = {}): NodeSpec {
+	return node(name, `${PACKAGE}.workplaceKnowledge`, 1, parameters, { credentials: knowledgeCredential, ...options });
+}
+
+export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/** Deterministic pseudo-random bytes (xorshift), so uploads are binary-safe and reproducible. */
+export function pseudoRandomBytes(size: number, seed = 1): Buffer {
+	const out = Buffer.alloc(size);
+	let x = seed >>> 0 || 1;
+	for (let i = 0; i < size; i++) {
+		x ^= x << 13;
+		x >>>= 0;
+		x ^= x >>> 17;
+		x ^= x << 5;
+		x >>>= 0;
+		out[i] = x & 0xff;
+	}
+	return out;
+}
+
+/** "METHOD /path" of each logged request, for compact sequence assertions. */
+export const requestLines = (log: SimLoggedRequest[]) => log.map((r) => `${r.method} ${r.path}`);
