@@ -18,12 +18,15 @@ import {
 	CommandError,
 	formatDuration,
 	getFreePort,
+	interrupted,
 	isProcessAlive,
 	killGroup,
 	run,
 	runChecked,
 	sleep,
 	tail,
+	trackGroup,
+	untrackGroup,
 	type RunResult,
 } from './proc';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -340,7 +343,7 @@ async function retry<T>(attempts: number, log: Logger, fn: () => Promise<T>): Pr
 		try {
 			return await fn();
 		} catch (e) {
-			if (i >= attempts) throw e;
+			if (i >= attempts || interrupted()) throw e;
 			log(`  attempt ${i} failed, retrying: ${String((e as Error).message).split('\n')[0]}`);
 			await sleep(3000);
 		}
@@ -948,6 +951,7 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
+	trackGroup(child.pid);
 	let output = '';
 	const onData = (c: Buffer) => {
 		const s = c.toString('utf8');
@@ -962,6 +966,7 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 	const exitPromise = new Promise<void>((resolve) =>
 		child.on('exit', (code, signal) => {
 			exited = { code, signal };
+			untrackGroup(child.pid);
 			resolve();
 		}),
 	);

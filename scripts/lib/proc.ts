@@ -50,6 +50,50 @@ export function tail(text: string, n = 40): string {
 	return lines.slice(Math.max(0, lines.length - n)).join('\n');
 }
 
+// ---------------------------------------------------------------------------
+// Children run in their own process group (so a timeout can kill grandchildren such as
+// n8n's task runners). A terminal's Ctrl-C reaches only our group, so we forward it.
+// ---------------------------------------------------------------------------
+
+const activeGroups = new Set<number>();
+let handlersInstalled = false;
+let interruptedBy: NodeJS.Signals | undefined;
+
+/** The signal that interrupted this process, if any (callers stop retrying then). */
+export function interrupted(): NodeJS.Signals | undefined {
+	return interruptedBy;
+}
+
+/** Registers a detached child's process group to be killed when this process exits or is interrupted. */
+export function trackGroup(pid: number | undefined): void {
+	if (pid === undefined) return;
+	activeGroups.add(pid);
+	if (handlersInstalled) return;
+	handlersInstalled = true;
+	process.on('exit', () => {
+		for (const g of activeGroups) killGroup(g, 'SIGKILL');
+	});
+	for (const [sig, num] of [
+		['SIGINT', 2],
+		['SIGTERM', 15],
+		['SIGHUP', 1],
+	] as const) {
+		const handler = () => {
+			interruptedBy = sig;
+			for (const g of activeGroups) killGroup(g, 'SIGTERM');
+			// nobody else handles it: behave like the default (terminate)
+			if (process.listenerCount(sig) === 1) {
+				setTimeout(() => process.exit(128 + num), 200);
+			}
+		};
+		process.on(sig, handler);
+	}
+}
+
+export function untrackGroup(pid: number | undefined): void {
+	if (pid !== undefined) activeGroups.delete(pid);
+}
+
 /**
  * Runs a command to completion and captures its output. The child gets its own
  * process group so that a timeout kills its children too (n8n starts task runners).
@@ -64,6 +108,7 @@ export function run(cmd: string, args: readonly string[], options: RunOptions = 
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
 		});
+		trackGroup(child.pid);
 		const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 		log?.write(`\n$ ${command}\n`);
 		const out: Buffer[] = [];
@@ -106,12 +151,14 @@ export function run(cmd: string, args: readonly string[], options: RunOptions = 
 					}, options.heartbeatMs)
 				: undefined;
 		child.on('error', (e) => {
+			untrackGroup(child.pid);
 			if (timer) clearTimeout(timer);
 			if (heartbeat) clearInterval(heartbeat);
 			log?.end();
 			reject(e);
 		});
 		child.on('close', (code, signal) => {
+			untrackGroup(child.pid);
 			if (timer) clearTimeout(timer);
 			if (heartbeat) clearInterval(heartbeat);
 			echo('stdout', Buffer.alloc(0), true);
