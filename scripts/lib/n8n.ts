@@ -590,11 +590,12 @@ export async function ensureN8n(target: N8nTarget, options: EnsureOptions = {}):
 }
 
 async function smokeCheck(inst: N8nInstall, log: Logger): Promise<void> {
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-smoke-'));
 	const v = await runChecked(inst.node.bin, [inst.n8nBin, '--version'], {
 		cwd: inst.dir,
-		env: cleanEnv({ N8N_USER_FOLDER: fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-smoke-')) }),
+		env: cleanEnv({ N8N_USER_FOLDER: userFolder }),
 		timeoutMs: 120_000,
-	});
+	}).finally(() => fs.rmSync(userFolder, { recursive: true, force: true }));
 	const printed = v.stdout.trim().split('\n').pop() ?? '';
 	if (!printed.includes(inst.target.n8nVersion)) {
 		throw new Error(`n8n --version printed "${printed}", expected ${inst.target.n8nVersion}`);
