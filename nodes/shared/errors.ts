@@ -127,6 +127,9 @@ export function platformApiError(
 		httpCode: String(error.status),
 		itemIndex,
 	});
+	// NodeApiError swaps a message that contains a network error code for its own text, and
+	// "KnowledgeNotFoundError" contains ENOTFOUND: keep the platform's words.
+	apiError.message = platformErrorMessage(error);
 	apiError.context.platformError = { ...error };
 	return apiError;
 }
