@@ -6,18 +6,24 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { connectionError, parsePlatformError, platformApiError } from './errors';
 
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 /** One of the platform's interfaces: which credential signs it and where it lives. */
 export interface ApiDefinition {
 	credentialType: string;
 	/** Base address read from the credential, e.g. `{knowledge_url}`. */
 	baseUrl(credentials: ICredentialDataDecryptedObject): string;
+	/**
+	 * For credentials with an expirable token (preAuthentication): a harmless GET that n8n
+	 * sends to renew the token after a 401, once for all concurrent calls (see TokenGate).
+	 */
+	tokenRefreshProbe?: { path: string; qs?: IDataObject };
 }
 
 export interface RetryPolicy {
@@ -128,6 +134,82 @@ function backoffMs(attempt: number): number {
 	return Math.min(500 * 2 ** attempt, 8000);
 }
 
+type Send = (ignoreHttpStatusErrors: boolean) => Promise<WorkplaceResponse<unknown>>;
+
+/** What a request's answer was: an HTTP response, or no answer at all. */
+type Outcome = { response: WorkplaceResponse<unknown> } | { networkError: unknown };
+
+async function attempt(send: Send, ignoreHttpStatusErrors: boolean): Promise<Outcome> {
+	try {
+		return { response: await send(ignoreHttpStatusErrors) };
+	} catch (error) {
+		// With status errors enabled, n8n throws NodeApiError around the HTTP client's error.
+		const response = (error as { cause?: { response?: { status?: number; headers?: IDataObject; data?: unknown } } })
+			.cause?.response;
+		if (response?.status !== undefined) {
+			return { response: { statusCode: response.status, headers: response.headers ?? {}, body: response.data } };
+		}
+		return { networkError: error };
+	}
+}
+
+/**
+ * Coordinates an expirable token (preAuthentication credentials) between the concurrent calls
+ * of one node run: the first call goes alone, so an empty token is fetched once; after a 401,
+ * one call renews the token and the others wait for it, then all retry once.
+ */
+class TokenGate {
+	generation = 0;
+
+	private primed = false;
+
+	private priming?: Promise<void>;
+
+	private renewing?: Promise<void>;
+
+	/** Waits until the first call has been answered; returns a release for the first call. */
+	async enter(): Promise<() => void> {
+		if (this.primed) return () => {};
+		if (this.priming) {
+			await this.priming;
+			return () => {};
+		}
+		let release: () => void = () => {};
+		this.priming = new Promise<void>((resolve) => {
+			release = () => {
+				this.primed = true;
+				resolve();
+			};
+		});
+		return release;
+	}
+
+	/** Renews the token unless a renewal finished since `seenGeneration`. */
+	async renew(seenGeneration: number, renewal: () => Promise<void>): Promise<void> {
+		if (this.renewing) {
+			await this.renewing;
+			return;
+		}
+		if (this.generation !== seenGeneration) return;
+		this.renewing = renewal().finally(() => {
+			this.generation++;
+			this.renewing = undefined;
+		});
+		await this.renewing;
+	}
+}
+
+const tokenGates = new WeakMap<object, TokenGate>();
+
+function tokenGateFor(ctx: RequestContext): TokenGate {
+	let gate = tokenGates.get(ctx);
+	if (!gate) {
+		gate = new TokenGate();
+		tokenGates.set(ctx, gate);
+	}
+	return gate;
+}
+
 /**
  * The one request function of every Workplace node: credential from n8n's request
  * helper, base address, retries and the platform's error mapping.
@@ -135,6 +217,7 @@ function backoffMs(attempt: number): number {
  * Retries: a 429 is always retried after Retry-After (the platform did not process
  * the call), bounded by the policy. A 5xx or a lost connection is retried only for
  * idempotent methods: a POST that may have reached the platform is never sent twice.
+ * A 401 on an expirable-token credential renews the token once and retries once.
  */
 export async function workplaceRequest<T = unknown>(
 	ctx: RequestContext,
@@ -147,39 +230,49 @@ export async function workplaceRequest<T = unknown>(
 	const baseUrl = api.baseUrl(credentials).replace(/\/+$/, '');
 	const policy = getRetryPolicy(ctx, itemIndex);
 	const idempotent = IDEMPOTENT_METHODS.has(request.method);
+	const gate = api.tokenRefreshProbe ? tokenGateFor(ctx) : undefined;
 
-	let rateLimitRetries = 0;
-	let serverErrorRetries = 0;
-	for (;;) {
+	const send = (target: WorkplaceRequest): Send => async (ignoreHttpStatusErrors) => {
 		const options: IHttpRequestOptions = {
-			method: request.method,
-			url: `${baseUrl}${request.path}`,
-			qs: request.qs,
-			headers: { accept: 'application/json', ...(request.headers ?? {}) },
+			method: target.method,
+			url: `${baseUrl}${target.path}`,
+			qs: target.qs,
+			headers: { accept: 'application/json', ...(target.headers ?? {}) },
 			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
+			ignoreHttpStatusErrors,
 		};
-		if (typeof request.body === 'function') {
-			options.body = await request.body();
-		} else if (request.body !== undefined) {
-			options.body = request.body;
-			options.json = true;
+		if (typeof target.body === 'function') {
+			options.body = await target.body();
+		} else if (target.body !== undefined) {
+			options.body = target.body;
+		}
+		if (target.stream) {
+			options.encoding = 'stream';
 		} else {
 			options.json = true;
 		}
-		if (request.stream) {
-			options.encoding = 'stream';
-			delete options.json;
+		return (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			api.credentialType,
+			options,
+		)) as WorkplaceResponse<unknown>;
+	};
+
+	let rateLimitRetries = 0;
+	let serverErrorRetries = 0;
+	let tokenRenewed = false;
+	for (;;) {
+		const seenGeneration = gate?.generation ?? 0;
+		const release = gate ? await gate.enter() : undefined;
+		let outcome: Outcome;
+		try {
+			outcome = await attempt(send(request), true);
+		} finally {
+			release?.();
 		}
 
-		let response: WorkplaceResponse<unknown>;
-		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				api.credentialType,
-				options,
-			)) as WorkplaceResponse<unknown>;
-		} catch (error) {
+		if ('networkError' in outcome) {
+			const error = outcome.networkError;
 			if (isCancellation(ctx, error)) throw new NodeOperationError(node, error as Error, { itemIndex });
 			const code = networkErrorCode(error);
 			if (idempotent && serverErrorRetries < policy.maxServerErrorRetries) {
@@ -191,10 +284,24 @@ export async function workplaceRequest<T = unknown>(
 			throw connectionError(node, reason, code, itemIndex);
 		}
 
+		const response = outcome.response;
 		const status = response.statusCode;
 		if (status < 400) return response as WorkplaceResponse<T>;
 
 		const errorBody = await readErrorBody(response.body);
+
+		if (status === 401 && gate && api.tokenRefreshProbe && !tokenRenewed) {
+			// The platform rejected the call before doing anything: renew the token and send it again.
+			tokenRenewed = true;
+			const probe = api.tokenRefreshProbe;
+			await gate.renew(seenGeneration, async () => {
+				// Without ignoreHttpStatusErrors, n8n answers the probe's 401 by running the
+				// credential's preAuthentication and saving the new token.
+				await attempt(send({ method: 'GET', path: probe.path, qs: probe.qs }), false);
+			});
+			continue;
+		}
+
 		const retryAfter = parseRetryAfter(headerValue(response.headers ?? {}, 'retry-after'));
 		const platformError = parsePlatformError(status, errorBody);
 
