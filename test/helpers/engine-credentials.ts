@@ -1,0 +1,415 @@
+/**
+ * Credentials for the engine test bed: an in-memory credential store and a subclass of
+ * n8n-workflow's ICredentialsHelper that behaves like n8n's own CredentialsHelper
+ * (packages/cli/src/credentials-helper.ts), minus the database:
+ *
+ * - getDecrypted: stored data + credential property defaults (incl. parent types such as
+ *   oAuth2Api), oauthTokenData kept, expressions in credential values resolved.
+ * - authenticate: generic (`headers`/`qs`/`body`/`auth` with `={{$credentials.x}}` style
+ *   expressions resolved by n8n-workflow's expression engine) or function style.
+ * - preAuthentication: runs the credential type's `preAuthentication` when the expirable
+ *   property is empty or n8n-core reports expiry (after a 401), persists the result.
+ * - updateCredentialsOauthTokenData: persists tokens fetched/refreshed by n8n-core's
+ *   requestOAuth2, so later items and later executions reuse them.
+ */
+import 'reflect-metadata';
+import './engine-env';
+
+import { Credentials, getAdditionalKeys } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsExpressionResolveValues,
+	ICredentialTypes,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IWorkflowDataProxyAdditionalKeys,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	ICredentialsHelper,
+	NodeHelpers,
+	UnexpectedError,
+	Workflow,
+	deepCopy,
+	isExpression,
+} from 'n8n-workflow';
+
+/** Counters kept per credential type name. */
+export interface CredentialStoreCounters {
+	/** Times a credential type's `preAuthentication` ran and returned the expirable property. */
+	preAuthentication: Record<string, number>;
+	/** OAuth2 tokens obtained (initial fetch or refresh), i.e. updateCredentialsOauthTokenData calls. */
+	oauthTokenFetches: Record<string, number>;
+	/** updateCredentials calls (preAuthentication results are saved through it). */
+	updates: Record<string, number>;
+	/** getDecrypted calls (one per `this.getCredentials()` in a node or helper). */
+	reads: Record<string, number>;
+}
+
+/**
+ * Credential data per credential type name, as n8n would keep it in its database
+ * (decrypted here). Share one store between `runNode` calls to model one saved
+ * credential used by several executions.
+ */
+export class CredentialStore {
+	private readonly data = new Map<string, ICredentialDataDecryptedObject>();
+
+	readonly counters: CredentialStoreCounters = {
+		preAuthentication: {},
+		oauthTokenFetches: {},
+		updates: {},
+		reads: {},
+	};
+
+	constructor(initial: Record<string, IDataObject> = {}) {
+		for (const [type, value] of Object.entries(initial)) this.set(type, value);
+	}
+
+	has(type: string): boolean {
+		return this.data.has(type);
+	}
+
+	types(): string[] {
+		return [...this.data.keys()];
+	}
+
+	/** A copy of the current data of `type`. */
+	get(type: string): ICredentialDataDecryptedObject | undefined {
+		const value = this.data.get(type);
+		return value === undefined ? undefined : deepCopy(value);
+	}
+
+	set(type: string, value: IDataObject): void {
+		this.data.set(type, deepCopy(value) as ICredentialDataDecryptedObject);
+	}
+
+	/** Shallow-merges `patch` into the data of `type`. */
+	merge(type: string, patch: IDataObject): void {
+		this.set(type, { ...(this.data.get(type) ?? {}), ...deepCopy(patch) });
+	}
+
+	/** Adds the entries of `credentials` whose type is not in the store yet. */
+	seed(credentials: Record<string, IDataObject> | undefined): void {
+		for (const [type, value] of Object.entries(credentials ?? {})) {
+			if (!this.has(type)) this.set(type, value);
+		}
+	}
+
+	snapshot(): Record<string, ICredentialDataDecryptedObject> {
+		return Object.fromEntries(this.types().map((type) => [type, this.get(type)!]));
+	}
+
+	preAuthenticationCalls(type?: string): number {
+		return sumCounter(this.counters.preAuthentication, type);
+	}
+
+	oauthTokenFetches(type?: string): number {
+		return sumCounter(this.counters.oauthTokenFetches, type);
+	}
+
+	/** @internal */
+	count(counter: keyof CredentialStoreCounters, type: string): void {
+		this.counters[counter][type] = (this.counters[counter][type] ?? 0) + 1;
+	}
+}
+
+function sumCounter(counter: Record<string, number>, type?: string): number {
+	if (type !== undefined) return counter[type] ?? 0;
+	return Object.values(counter).reduce((sum, value) => sum + value, 0);
+}
+
+/** Stable fake credential id for a type (nodes reference credentials by id + name). */
+export function credentialIdFor(type: string): string {
+	return `engine-test-${type}`;
+}
+
+const mockNode: INode = {
+	id: 'engine-test-credentials-mock',
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+};
+
+const mockNodeTypes: INodeTypes = {
+	getByName: () => ({ description: { properties: [] } }) as unknown as INodeType,
+	getByNameAndVersion: () => ({ description: { properties: [] } }) as unknown as INodeType,
+	getKnownTypes: () => ({}),
+};
+
+/** Node type of the temporary node n8n uses while testing credentials. */
+export const CREDENTIAL_TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
+
+export class EngineCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly credentialTypes: ICredentialTypes,
+		readonly store: CredentialStore,
+	) {
+		super();
+	}
+
+	getParentTypes(name: string): string[] {
+		return this.credentialTypes.getParentTypes(name);
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, unknown>;
+		const credentialType = this.credentialTypes.getByName(typeName);
+		const { authenticate } = credentialType;
+		if (!authenticate) return requestOptions;
+
+		if (typeof authenticate === 'function') {
+			return await authenticate.call(credentialType, credentials, requestOptions);
+		}
+
+		if (authenticate.type === 'generic') {
+			requestOptions.headers ??= {};
+			const additionalKeys = { $credentials: credentials } as IWorkflowDataProxyAdditionalKeys;
+			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+				if (outerValue !== null && typeof outerValue === 'object') {
+					const target = (requestOptions[outerKey] ??= {}) as Record<string, unknown>;
+					for (const [key, value] of Object.entries(outerValue as Record<string, unknown>)) {
+						const keyResolved = this.resolveValue(key, additionalKeys, workflow, node);
+						target[keyResolved] = this.resolveValue(value, additionalKeys, workflow, node);
+					}
+				} else {
+					// Scalar properties (`url`, `skipSslCertificateValidation`) are set directly.
+					requestOptions[outerKey] = this.resolveValue(outerValue, additionalKeys, workflow, node);
+				}
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const credentialType = this.credentialTypes.getByName(typeName);
+		const expirableProperty = this.getCredentialsProperties(typeName).find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
+		if (expirableProperty?.name === undefined) return undefined;
+		if (typeof credentialType.preAuthentication !== 'function') return undefined;
+
+		// The temporary node n8n uses when testing a credential always re-authenticates.
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === CREDENTIAL_TEST_NODE_TYPE;
+		if (
+			credentials[expirableProperty.name] !== '' &&
+			!credentialsExpired &&
+			!isTestingCredentials
+		) {
+			return undefined;
+		}
+
+		const output = (await credentialType.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
+		// Without the expirable property the result would never be saved.
+		if (output?.[expirableProperty.name] === undefined) return undefined;
+		this.store.count('preAuthentication', typeName);
+
+		if (node.credentials) {
+			const nodeCredentials = node.credentials[credentialType.name];
+			// Save onto the stored (raw) data, never replacing a stored expression with the
+			// value it resolved to in this run, except for the expirable property itself.
+			const storedData = this.store.get(typeName) ?? {};
+			const dataToPersist: ICredentialDataDecryptedObject = { ...storedData };
+			for (const [key, value] of Object.entries(output)) {
+				if (key === expirableProperty.name || !isExpression(storedData[key])) {
+					dataToPersist[key] = value;
+				}
+			}
+			await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
+			return Object.assign(credentials, output);
+		}
+		return undefined;
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+		const credentials = new Credentials(
+			{ id: nodeCredentials.id ?? credentialIdFor(type), name: nodeCredentials.name },
+			type,
+		);
+		credentials.setData(this.getStored(type));
+		return credentials;
+	}
+
+	async getDecrypted(
+		additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		raw?: boolean,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		this.store.count('reads', type);
+		const stored = this.getStored(type);
+		if (raw === true) return stored;
+		return this.applyDefaultsAndResolveExpressions(
+			additionalData,
+			stored,
+			type,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
+	}
+
+	/** Like n8n's `applyDefaultsAndOverwrites` (there are no credential overwrites here). */
+	applyDefaultsAndResolveExpressions(
+		additionalData: IWorkflowExecuteAdditionalData,
+		stored: ICredentialDataDecryptedObject,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): ICredentialDataDecryptedObject {
+		const properties = this.getCredentialsProperties(type);
+		let decrypted = (NodeHelpers.getNodeParameters(
+			properties,
+			stored as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) ?? {}) as ICredentialDataDecryptedObject;
+		// oauthTokenData is not a declared property, keep it.
+		if (stored.oauthTokenData !== undefined) decrypted.oauthTokenData = stored.oauthTokenData;
+
+		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { secretsEnabled: false });
+		if (expressionResolveValues) {
+			try {
+				decrypted = expressionResolveValues.workflow.expression.getParameterValue(
+					decrypted as INodeParameters,
+					expressionResolveValues.runExecutionData,
+					expressionResolveValues.runIndex,
+					expressionResolveValues.itemIndex,
+					expressionResolveValues.node.name,
+					expressionResolveValues.connectionInputData,
+					mode,
+					additionalKeys,
+					executeData,
+					false,
+					decrypted,
+				) as ICredentialDataDecryptedObject;
+			} catch (e) {
+				e.message += ' [Error resolving credentials]';
+				throw e;
+			}
+		} else {
+			const workflow = new Workflow({
+				nodes: [mockNode],
+				connections: {},
+				active: false,
+				nodeTypes: mockNodeTypes,
+			});
+			decrypted = workflow.expression.getComplexParameterValue(
+				mockNode,
+				decrypted as INodeParameters,
+				mode,
+				additionalKeys,
+				undefined,
+				undefined,
+				decrypted,
+			) as ICredentialDataDecryptedObject;
+		}
+		return decrypted;
+	}
+
+	async updateCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		this.store.set(type, data);
+		this.store.count('updates', type);
+	}
+
+	async updateCredentialsOauthTokenData(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
+		this.store.merge(type, { oauthTokenData: data.oauthTokenData });
+		this.store.count('oauthTokenFetches', type);
+	}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		const credentialType = this.credentialTypes.getByName(type);
+		if (credentialType.extends === undefined) {
+			if (['oAuth1Api', 'oAuth2Api'].includes(type)) {
+				return [
+					...credentialType.properties,
+					{
+						displayName: 'oauthTokenData',
+						name: 'oauthTokenData',
+						type: 'json',
+						required: false,
+						default: {},
+					},
+				];
+			}
+			return credentialType.properties;
+		}
+		const combined: INodeProperties[] = [];
+		for (const parent of credentialType.extends) {
+			NodeHelpers.mergeNodeProperties(combined, this.getCredentialsProperties(parent));
+		}
+		NodeHelpers.mergeNodeProperties(combined, credentialType.properties);
+		return combined;
+	}
+
+	private getStored(type: string): ICredentialDataDecryptedObject {
+		const stored = this.store.get(type);
+		if (stored === undefined) {
+			throw new UnexpectedError(
+				`Engine test bed: no data for credential type "${type}" (pass it in runNode's "credentials" or "credentialStore")`,
+			);
+		}
+		return stored;
+	}
+
+	private resolveValue(
+		value: unknown,
+		additionalKeys: IWorkflowDataProxyAdditionalKeys,
+		workflow: Workflow,
+		node: INode,
+	): string {
+		if (typeof value !== 'string') return value as string;
+		if (!isExpression(value)) return value;
+		const resolved = workflow.expression.getSimpleParameterValue(
+			node,
+			value,
+			'internal',
+			additionalKeys,
+			undefined,
+			'',
+		);
+		if (!resolved) return '';
+		return resolved.toString();
+	}
+}

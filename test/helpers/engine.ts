@@ -1,0 +1,512 @@
+/**
+ * Engine test bed: runs REAL workflows through n8n-core's execution engine.
+ *
+ *   [Manual Trigger (test start node)] --main--> [node under test]
+ *
+ * `runNode` builds that two-node workflow with n8n-workflow's `Workflow`, executes it with
+ * n8n-core's `WorkflowExecute` in `manual` mode and returns what n8n recorded (run data,
+ * outputs, errors). Nodes get n8n-core's real execute functions and helpers (http with
+ * authentication, OAuth2, binary data, ...). Credentials are applied by a real
+ * ICredentialsHelper implementation over an in-memory credential store
+ * (see engine-credentials.ts). The package under test is loaded from the repository's
+ * package.json `n8n` section (dist/, built by `npm run build`) by n8n-core's package loader.
+ *
+ * Usage:
+ *
+ *   const { items, error, credentialStore } = await runNode({
+ *     nodeType: 'workplaceKnowledge',
+ *     parameters: { resource: 'knowledgeBase', operation: 'getAll' },
+ *     credentials: { workplaceKnowledgeApi: { knowledgeUrl, apiKey } },
+ *     inputItems: [{ json: {}, binary: { data: { data: 'text', fileName: 'a.txt' } } }],
+ *   });
+ *
+ * - `error` is set when the node threw (the error as recorded in the run data, with its
+ *   n8n-workflow class restored); `items` then is empty unless `continueOnFail` is set.
+ * - Share a `CredentialStore` via `credentialStore` to reuse tokens across executions;
+ *   `credentialStore.counters` / `preAuthenticationCalls()` / `oauthTokenFetches()` count
+ *   credential round trips.
+ * - `readBinary(item, 'data')` returns binary content in both binary modes.
+ * - `testCredential(type, data)` runs the credential type's `test` request like n8n's
+ *   "Test credential" button.
+ * - `registerTestTypes({ nodes, credentials })` adds test-only types
+ *   (`n8n-nodes-engine-test.<name>`).
+ */
+import 'reflect-metadata';
+import './engine-env';
+
+import { ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { CredentialTestContext } from 'n8n-core';
+import type {
+	ExecutionBaseError,
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunction,
+	ICredentialTestRequest,
+	ICredentialsDecrypted,
+	IConnections,
+	IDataObject,
+	IExecuteData,
+	INode,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunData,
+	ITaskDataConnections,
+	IWorkflowBase,
+} from 'n8n-workflow';
+import {
+	ApplicationError,
+	BINARY_ENCODING,
+	ExpressionError,
+	NodeApiError,
+	NodeConnectionTypes,
+	NodeOperationError,
+	NodeSslError,
+	OperationalError,
+	UnexpectedError,
+	UserError,
+	Workflow,
+	WorkflowOperationError,
+	createRunExecutionData,
+	deepCopy,
+} from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
+
+import type { SerializedStartItem } from './builtin/EngineManualTrigger.node';
+import { createAdditionalData } from './engine-additional-data';
+import type { BinaryMode } from './engine-container';
+import { getBinaryDataService, initEngineContainer, useBinaryDataMode } from './engine-container';
+import {
+	CREDENTIAL_TEST_NODE_TYPE,
+	CredentialStore,
+	EngineCredentialsHelper,
+	credentialIdFor,
+} from './engine-credentials';
+import type { PackageLoadResult } from './engine-types';
+import { START_NODE_TYPE, engineTypes, loadPackageNodeTypes } from './engine-types';
+
+export type { BinaryMode } from './engine-container';
+export { getBinaryDataService, useBinaryDataMode } from './engine-container';
+export type { CredentialStoreCounters } from './engine-credentials';
+export { CredentialStore, EngineCredentialsHelper } from './engine-credentials';
+export type { PackageLoadResult } from './engine-types';
+export {
+	EngineTypeRegistry,
+	START_NODE_TYPE,
+	TEST_PACKAGE_NAME,
+	engineTypes,
+	findPackageRoot,
+	loadPackageDirectory,
+	loadPackageNodeTypes,
+	registerTestTypes,
+} from './engine-types';
+
+export interface TestBinary {
+	/** File content; a string is taken as utf8 text. */
+	data: Buffer | string;
+	fileName?: string;
+	mimeType?: string;
+}
+
+export interface TestInputItem {
+	json: IDataObject;
+	binary?: Record<string, TestBinary>;
+}
+
+export interface RunNodeOptions {
+	/** Short name (`workplaceKnowledge`) or full type (`n8n-nodes-workplace.workplaceKnowledge`). */
+	nodeType: string;
+	/** Default: the node's defaultVersion, else its latest version. */
+	typeVersion?: number;
+	parameters: INodeParameters;
+	/**
+	 * Credential type name -> decrypted credential data, e.g.
+	 * `{ workplaceKnowledgeApi: { knowledgeUrl, apiKey } }`. With `credentialStore`, only
+	 * types not yet in the store are added (so tokens saved by earlier runs survive).
+	 */
+	credentials?: Record<string, IDataObject>;
+	/**
+	 * Credential store to use (and update): share one between runNode calls to model one
+	 * saved credential used by consecutive executions (token reuse, refresh counters).
+	 */
+	credentialStore?: CredentialStore;
+	/** Items emitted by the start node (default: one empty item). */
+	inputItems?: readonly TestInputItem[];
+	/** Node setting "On Error: Continue" (onError = 'continueRegularOutput'). */
+	continueOnFail?: boolean;
+	/** n8n binary data mode for this execution; default 'filesystem' (ids, streams, on disk). */
+	binaryMode?: BinaryMode;
+	/** Name of the node under test in the workflow; default: its `defaults.name`. */
+	nodeName?: string;
+	/** Extra node settings (alwaysOutputData, executeOnce, retryOnFail, ...). */
+	nodeSettings?: Partial<
+		Pick<INode, 'alwaysOutputData' | 'executeOnce' | 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'onError'>
+	>;
+}
+
+export interface RunNodeResult {
+	/** Main output 0 of the node under test (empty array if none). */
+	items: INodeExecutionData[];
+	/** All main outputs of the node under test. */
+	outputs: INodeExecutionData[][];
+	/**
+	 * The execution error if the node (or the workflow) failed: the error object n8n recorded
+	 * in the run data (message, description, httpCode, context, node, ...), with the
+	 * n8n-workflow error class restored from its `name` (so `instanceof NodeApiError` works).
+	 */
+	error?: ExecutionBaseError | Error;
+	runData: IRunData;
+	/** Current (possibly updated) credential data plus counters. */
+	credentialStore: CredentialStore;
+	/** The full IRun returned by WorkflowExecute (undefined if the engine threw before running). */
+	run?: IRun;
+	/** Name of the node under test in the executed workflow. */
+	nodeName: string;
+	executionId: string;
+}
+
+const START_NODE_NAME = 'Manual Trigger';
+const WORKFLOW_ID = 'engine-test-workflow';
+let executionCounter = 0;
+
+function serializeInputItems(items: readonly TestInputItem[] | undefined): SerializedStartItem[] {
+	return (items ?? [{ json: {} }]).map((item) => {
+		const serialized: SerializedStartItem = { json: item.json ?? {} };
+		if (item.binary) {
+			serialized.binary = {};
+			for (const [key, value] of Object.entries(item.binary)) {
+				const buffer = typeof value.data === 'string' ? Buffer.from(value.data, 'utf8') : value.data;
+				serialized.binary[key] = {
+					base64: buffer.toString('base64'),
+					fileName: value.fileName,
+					mimeType: value.mimeType,
+				};
+			}
+		}
+		return serialized;
+	});
+}
+
+const ERROR_CLASSES: Record<string, { prototype: object }> = {
+	NodeApiError,
+	NodeOperationError,
+	NodeSslError,
+	ExpressionError,
+	WorkflowOperationError,
+	UnexpectedError,
+	UserError,
+	OperationalError,
+	ApplicationError,
+};
+
+/** Copy of a recorded (spread) error with its class prototype restored from `name`. */
+function reviveError(recorded: object): ExecutionBaseError | Error {
+	const name = (recorded as { name?: unknown }).name;
+	const prototype =
+		typeof name === 'string' && name in ERROR_CLASSES ? ERROR_CLASSES[name].prototype : Error.prototype;
+	const copy = Object.create(prototype) as Error;
+	Object.assign(copy, recorded);
+	return copy;
+}
+
+async function resolveNodeType(nodeType: string, pkg: PackageLoadResult): Promise<string> {
+	try {
+		return engineTypes.resolveNodeTypeName(nodeType, pkg.packageName);
+	} catch (error) {
+		if (!pkg.loaded && error instanceof Error) {
+			error.message += ` (package types not loaded: ${pkg.skippedReason})`;
+		}
+		throw error;
+	}
+}
+
+/** Executes `start -> node under test` with n8n-core's WorkflowExecute. */
+export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
+	await initEngineContainer();
+	const pkg = await loadPackageNodeTypes();
+	await useBinaryDataMode(opts.binaryMode ?? 'filesystem');
+
+	const fullType = await resolveNodeType(opts.nodeType, pkg);
+	const typeVersion = opts.typeVersion ?? engineTypes.defaultVersion(fullType);
+	const { description } = engineTypes.nodeTypes.getByNameAndVersion(fullType, typeVersion);
+
+	const store = opts.credentialStore ?? new CredentialStore();
+	store.seed(opts.credentials);
+	const credentialsHelper = new EngineCredentialsHelper(engineTypes.credentialTypes, store);
+
+	let nodeName = opts.nodeName ?? description.defaults?.name ?? description.displayName;
+	if (nodeName === START_NODE_NAME) nodeName = `${nodeName} 1`;
+
+	const startNode: INode = {
+		id: randomUUID(),
+		name: START_NODE_NAME,
+		type: START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(serializeInputItems(opts.inputItems)) },
+	};
+	const nodeUnderTest: INode = {
+		id: randomUUID(),
+		name: nodeName,
+		type: fullType,
+		typeVersion,
+		position: [220, 0],
+		parameters: deepCopy(opts.parameters),
+		...opts.nodeSettings,
+	};
+	if (opts.continueOnFail) nodeUnderTest.onError = 'continueRegularOutput';
+	if (store.types().length > 0) {
+		nodeUnderTest.credentials = Object.fromEntries(
+			store.types().map((type) => [type, { id: credentialIdFor(type), name: `${type} (engine test)` }]),
+		);
+	}
+
+	const connections: IConnections = {
+		[START_NODE_NAME]: {
+			main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]],
+		},
+	};
+	const executionId = String(++executionCounter);
+	const workflowName = `engine test: ${fullType}`;
+	const settings = { executionOrder: 'v1' as const };
+	const workflow = new Workflow({
+		id: WORKFLOW_ID,
+		name: workflowName,
+		nodes: [startNode, nodeUnderTest],
+		connections,
+		active: false,
+		nodeTypes: engineTypes.nodeTypes,
+		settings,
+	});
+	const workflowData: IWorkflowBase = {
+		id: WORKFLOW_ID,
+		name: workflowName,
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: Object.values(workflow.nodes),
+		connections,
+		settings,
+	};
+
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
+	const additionalData = createAdditionalData({ credentialsHelper, executionId, hooks });
+	const workflowExecute = new WorkflowExecute(additionalData, 'manual');
+
+	let run: IRun | undefined;
+	let thrown: Error | undefined;
+	try {
+		run = await workflowExecute.run(workflow, workflow.getNode(START_NODE_NAME)!);
+	} catch (error) {
+		thrown = error instanceof Error ? error : new Error(String(error));
+	}
+
+	const runData: IRunData = run?.data.resultData.runData ?? {};
+	const tasks = runData[nodeName] ?? [];
+	const task = tasks[tasks.length - 1];
+	const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
+	const recorded = task?.error ?? run?.data.resultData.error;
+
+	return {
+		items: outputs[0] ?? [],
+		outputs,
+		error: thrown ?? (recorded ? reviveError(recorded) : undefined),
+		runData,
+		credentialStore: store,
+		run,
+		nodeName,
+		executionId,
+	};
+}
+
+/** Content of a binary property of an item, for both binary modes (inline base64 or stored id). */
+export async function readBinary(item: INodeExecutionData, property = 'data'): Promise<Buffer> {
+	await initEngineContainer();
+	const binary = item.binary?.[property];
+	if (!binary) {
+		throw new UnexpectedError(
+			`Item has no binary property "${property}" (has: ${Object.keys(item.binary ?? {}).join(', ') || 'none'})`,
+		);
+	}
+	if (binary.id) return await getBinaryDataService().getAsBuffer(binary);
+	return Buffer.from(binary.data, BINARY_ENCODING);
+}
+
+function getPath(value: unknown, dottedPath: string): unknown {
+	let current = value;
+	for (const key of dottedPath.split('.')) {
+		if (current === null || typeof current !== 'object') return undefined;
+		current = (current as Record<string, unknown>)[key];
+	}
+	return current;
+}
+
+const credentialTestNodeTypes = (nodeType: INodeType): INodeTypes => ({
+	getByName: () => nodeType,
+	getByNameAndVersion: () => nodeType,
+	getKnownTypes: () => ({}),
+});
+
+function credentialTestFunctionFor(
+	typeName: string,
+): ICredentialTestFunction | { nodeType?: INodeType; testRequest: ICredentialTestRequest } | undefined {
+	const credentialType = engineTypes.credentialTypes.getByName(typeName);
+	if (credentialType.test) return { testRequest: credentialType.test };
+	for (const nodeName of engineTypes.credentialTypes.getSupportedNodes(typeName)) {
+		const node = engineTypes.nodeTypes.getByName(nodeName);
+		const versions: INodeType[] =
+			'nodeVersions' in node ? Object.values(node.nodeVersions).reverse() : [node];
+		for (const version of versions) {
+			for (const { name, testedBy } of version.description.credentials ?? []) {
+				if (name !== typeName || !testedBy) continue;
+				if (typeof testedBy === 'string') {
+					const fn = version.methods?.credentialTest?.[testedBy];
+					if (fn) return fn;
+					continue;
+				}
+				return { nodeType: version, testRequest: testedBy };
+			}
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Tests credential data the way n8n's "Test" button does (CredentialsTester): the credential
+ * type's `test` request (or a node's `testedBy`) is sent through n8n-core's RoutingNode and
+ * httpRequestWithAuthentication, with defaults, preAuthentication and authentication applied.
+ */
+export async function testCredential(
+	typeName: string,
+	data: IDataObject,
+	options: { credentialStore?: CredentialStore } = {},
+): Promise<INodeCredentialTestResult> {
+	await initEngineContainer();
+	await loadPackageNodeTypes();
+	const testFunction = credentialTestFunctionFor(typeName);
+	if (testFunction === undefined) {
+		return { status: 'Error', message: 'No testing function found for this credential.' };
+	}
+
+	const store = options.credentialStore ?? new CredentialStore();
+	store.set(typeName, data);
+	const credentialsHelper = new EngineCredentialsHelper(engineTypes.credentialTypes, store);
+	const additionalData = createAdditionalData({ credentialsHelper });
+
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: credentialIdFor(typeName),
+		name: `${typeName} (engine test)`,
+		type: typeName,
+		data: undefined,
+	};
+	try {
+		credentialsDecrypted.data = credentialsHelper.applyDefaultsAndResolveExpressions(
+			additionalData,
+			data as ICredentialDataDecryptedObject,
+			typeName,
+			'internal',
+		);
+	} catch (error) {
+		return { status: 'Error', message: String(error.message) };
+	}
+
+	if (typeof testFunction === 'function') {
+		return await testFunction.call(new CredentialTestContext(), credentialsDecrypted);
+	}
+
+	const baseDescription = testFunction.nodeType?.description;
+	const nodeType: INodeType = {
+		description: {
+			displayName: baseDescription?.displayName ?? 'No Operation, do nothing',
+			name: CREDENTIAL_TEST_NODE_TYPE,
+			group: baseDescription?.group ?? ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Temp-Node' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			...(baseDescription?.requestDefaults ? { requestDefaults: baseDescription.requestDefaults } : {}),
+			credentials: [{ name: typeName, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: testFunction.testRequest.request },
+					default: '',
+				},
+			],
+		},
+	};
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: CREDENTIAL_TEST_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [typeName]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: credentialTestNodeTypes(nodeType),
+	});
+	const inputData: ITaskDataConnections = { main: [[{ json: {} }]] };
+	const executeData: IExecuteData = { node, data: {}, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		createRunExecutionData({ executionData: null }),
+		0,
+		[],
+		inputData,
+		executeData,
+		[],
+	);
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await new RoutingNode(context, nodeType, credentialsDecrypted).runNode();
+	} catch (error) {
+		// n8n's CredentialsTester reads the axios error from `error.cause`; n8n-workflow 1.x's
+		// NodeApiError keeps it in `errorResponse` (its `cause` class field is undefined), so
+		// look at both, falling back to NodeApiError's httpCode.
+		type AxiosLike = { response?: { status: number; statusText?: string }; code?: string };
+		const cause = (error.cause ?? error.errorResponse) as AxiosLike | undefined;
+		const httpCode = Number(error.httpCode);
+		const statusCode = cause?.response?.status ?? (Number.isInteger(httpCode) ? httpCode : undefined);
+		if (statusCode !== undefined) {
+			for (const rule of testFunction.testRequest.rules ?? []) {
+				if (rule.type === 'responseCode' && statusCode === rule.properties.value) {
+					return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			if (statusCode < 199 || statusCode > 299) {
+				return {
+					status: 'Error',
+					message: cause?.response?.statusText || `Received HTTP status code: ${statusCode}`,
+				};
+			}
+		} else if (cause?.code) {
+			return { status: 'Error', message: cause.code };
+		}
+		return { status: 'Error', message: String(error.message) };
+	}
+
+	for (const rule of testFunction.testRequest.rules ?? []) {
+		if (rule.type === 'responseSuccessBody') {
+			const responseData = response?.[0]?.[0]?.json;
+			if (getPath(responseData, rule.properties.key) === rule.properties.value) {
+				return { status: 'Error', message: rule.properties.message };
+			}
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
