@@ -103,17 +103,16 @@ export async function getUploadSource(
 	};
 }
 
-/** A multipart body: the file part plus plain text fields. */
+/** A multipart body: plain text fields (repeated for arrays), then the file parts. */
 export async function buildMultipart(
-	fileField: string,
-	source: UploadSource,
-	fields: Record<string, string | string[]> = {},
+	fields: Record<string, string | string[]>,
+	files: Record<string, UploadSource> = {},
 ): Promise<FormData> {
 	const form = new FormData();
 	for (const [name, value] of Object.entries(fields)) {
 		for (const entry of Array.isArray(value) ? value : [value]) form.append(name, entry);
 	}
-	form.append(fileField, await source.open());
+	for (const [name, source] of Object.entries(files)) form.append(name, await source.open());
 	return form;
 }
 

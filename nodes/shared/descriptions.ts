@@ -39,6 +39,23 @@ export const requestOptionsProperty: INodeProperties = {
 	],
 };
 
+/** "Request Options" with a "Concurrency" option, for nodes whose router runs conversations in parallel. */
+export const requestOptionsWithConcurrency: INodeProperties = {
+	...requestOptionsProperty,
+	options: [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 50 },
+			default: 5,
+			description:
+				'How many conversations are sent to at once. Items for the same user, group or thread are always sent one after another, in item order.',
+		},
+		...(requestOptionsProperty.options as INodeProperties[]),
+	],
+};
+
 /** Return All / Limit, as in n8n's built-in nodes. */
 export function returnAllOrLimit(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
 	return [

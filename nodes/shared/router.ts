@@ -14,6 +14,16 @@ export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[]
 export interface OperationModule {
 	description: INodeProperties[];
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
+	/**
+	 * The conversation an item writes to (e.g. `user:<uid>`, `thread:<gid>:<tid>`). Items of
+	 * one conversation are sent one after another in item order; others may run concurrently.
+	 */
+	conversationKey?(this: IExecuteFunctions, itemIndex: number): string;
+}
+
+export interface RouteOptions {
+	/** How many conversations are worked on at once (1 = every item in order). */
+	concurrency?: number;
 }
 
 export type ResourceMap = Record<string, Record<string, OperationModule>>;
@@ -49,45 +59,104 @@ function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	return { json, pairedItem: { item: itemIndex } };
 }
 
+function rethrow(ctx: IExecuteFunctions, error: unknown, itemIndex: number): never {
+	if (error instanceof NodeApiError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		// Given an existing NodeApiError, the constructor hands back that same error.
+		throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	}
+	// Likewise for NodeOperationError; anything else is wrapped with the item index.
+	throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+function moduleFor(ctx: IExecuteFunctions, resources: ResourceMap, itemIndex: number): OperationModule {
+	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+	const module = resources[resource]?.[operation];
+	if (module === undefined) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The operation "${operation}" is not supported for resource "${resource}"`,
+			{ itemIndex },
+		);
+	}
+	return module;
+}
+
+/** Runs one item: its output items, or its error item under Continue On Fail. */
+async function runItem(
+	ctx: IExecuteFunctions,
+	resources: ResourceMap,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	try {
+		const module = moduleFor(ctx, resources, itemIndex);
+		return toItems(await module.execute.call(ctx, itemIndex), itemIndex);
+	} catch (error) {
+		if (ctx.continueOnFail()) return [errorItem(error as Error, itemIndex)];
+		return rethrow(ctx, error, itemIndex);
+	}
+}
+
+/** Groups item indexes by conversation, keeping item order inside each group. */
+function conversations(ctx: IExecuteFunctions, resources: ResourceMap, count: number): number[][] {
+	const groups = new Map<string, number[]>();
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		let key = `item:${itemIndex}`;
+		try {
+			const module = moduleFor(ctx, resources, itemIndex);
+			key = module.conversationKey?.call(ctx, itemIndex) ?? key;
+		} catch {
+			// Reported when the item runs; alone in its group until then.
+		}
+		const group = groups.get(key);
+		if (group) group.push(itemIndex);
+		else groups.set(key, [itemIndex]);
+	}
+	return [...groups.values()];
+}
+
 /**
  * Runs the selected operation for every input item. With "Continue On Fail" a failing
  * item becomes an error item and the others go on; every output item is paired with
- * the input item it came from.
+ * the input item it came from, and outputs keep input order.
+ *
+ * With `concurrency` > 1, up to that many conversations are worked on at once, each one
+ * strictly in item order. Without Continue On Fail the first failure stops new items from
+ * starting; calls already under way finish, then the node fails with that error.
  */
 export async function routeOperations(
 	this: IExecuteFunctions,
 	resources: ResourceMap,
+	options: RouteOptions = {},
 ): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
+	const count = this.getInputData().length;
+	const results: INodeExecutionData[][] = new Array(count);
+	const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const module = resources[resource]?.[operation];
-			if (module === undefined) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`The operation "${operation}" is not supported for resource "${resource}"`,
-					{ itemIndex },
-				);
-			}
-			const result = await module.execute.call(this, itemIndex);
-			returnData.push(...toItems(result, itemIndex));
-		} catch (error) {
-			if (this.continueOnFail()) {
-				returnData.push(errorItem(error as Error, itemIndex));
-				continue;
-			}
-			if (error instanceof NodeApiError) {
-				if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-				// Given an existing NodeApiError, the constructor hands back that same error.
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			}
-			// Likewise for NodeOperationError; anything else is wrapped with the item index.
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	if (concurrency === 1 || count <= 1) {
+		for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+			results[itemIndex] = await runItem(this, resources, itemIndex);
 		}
+		return [results.flat()];
 	}
-	return [returnData];
+
+	const queue = conversations(this, resources, count);
+	let failure: { error: unknown } | undefined;
+	const worker = async () => {
+		for (let group = queue.shift(); group && !failure; group = queue.shift()) {
+			for (const itemIndex of group) {
+				if (failure) return;
+				try {
+					results[itemIndex] = await runItem(this, resources, itemIndex);
+				} catch (error) {
+					failure ??= { error };
+					return;
+				}
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+	if (failure) throw failure.error;
+	return [results.flat()];
 }

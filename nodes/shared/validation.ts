@@ -44,9 +44,9 @@ export function requireString(
 }
 
 /**
- * An id from a resource locator (From List / By ID), checked and URL-encoded for a path segment.
+ * An ID from a text parameter or a resource locator (From List / By ID), trimmed and checked.
  */
-export function requireResourceId(
+export function requireId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	parameter: string,
@@ -61,7 +61,17 @@ export function requireResourceId(
 	if (/[\s/?#]/.test(id)) {
 		throw invalidInput(ctx, itemIndex, field, 'must be an ID without spaces, "/", "?" or "#"', value);
 	}
-	return encodeURIComponent(id);
+	return id;
+}
+
+/** Like requireId, URL-encoded for a path segment. */
+export function requireResourceId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	field: string,
+): string {
+	return encodeURIComponent(requireId(ctx, itemIndex, parameter, field));
 }
 
 /** "Additional Fields (JSON)": a JSON object given as text or as an object from an expression. */

@@ -41,7 +41,7 @@ export async function sendFile(
 	});
 	const { body } = await knowledgeRequest(
 		ctx,
-		{ method, path, body: async () => await buildMultipart(fileField, source, fields) },
+		{ method, path, body: async () => await buildMultipart(fields, { [fileField]: source }) },
 		itemIndex,
 	);
 	return body;

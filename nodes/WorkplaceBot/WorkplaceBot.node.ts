@@ -1,0 +1,89 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestOptionsWithConcurrency } from '../shared/descriptions';
+import type { ResourceMap } from '../shared/router';
+import { routeOperations } from '../shared/router';
+import * as directMessage from './actions/directMessage';
+import * as group from './actions/group';
+import * as groupMessage from './actions/groupMessage';
+import * as image from './actions/image';
+import * as user from './actions/user';
+
+const resources: ResourceMap = {
+	directMessage: directMessage.operations,
+	groupMessage: groupMessage.operations,
+	group: group.operations,
+	user: user.operations,
+	image: image.operations,
+};
+
+export class WorkplaceBot implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Workplace Bot',
+		name: 'workplaceBot',
+		icon: { light: 'file:workplaceBot.svg', dark: 'file:workplaceBot.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Send messages as a Workplace bot to users, groups and topics, create groups and topics, and look up users',
+		defaults: { name: 'Workplace Bot' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'workplaceBotOAuth2Api', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Direct Message',
+						value: 'directMessage',
+						description: "Text, pictures and files sent to a user's direct chat with the bot",
+					},
+					{
+						name: 'Group',
+						value: 'group',
+						description: 'Group chats and their topics',
+					},
+					{
+						name: 'Group Message',
+						value: 'groupMessage',
+						description: "Text, pictures and files sent to a group's main chat or a topic",
+					},
+					{
+						name: 'Image',
+						value: 'image',
+						description: 'Pictures users sent to the bot',
+					},
+					{
+						name: 'User',
+						value: 'user',
+						description: 'User lookups and the direct chat between the bot and a user',
+					},
+				],
+				default: 'directMessage',
+			},
+			...directMessage.description,
+			...groupMessage.description,
+			...group.description,
+			...user.description,
+			...image.description,
+			requestOptionsWithConcurrency,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { concurrency = 5 } = this.getNodeParameter('requestOptions', 0, {}) as { concurrency?: number };
+		return await routeOperations.call(this, resources, { concurrency });
+	}
+}

@@ -1,0 +1,84 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const userIdField: INodeProperties = {
+	displayName: 'User ID',
+	name: 'userId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 64f0a0000000000000000001',
+	description: 'ID (uid) of the user, e.g. `source.userId` of a Workplace Trigger message event or `_id` of a user lookup',
+};
+
+export const groupIdField: INodeProperties = {
+	displayName: 'Group ID',
+	name: 'groupId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 64f0c0000000000000000001',
+	description: 'ID (gid) of the group chat; the bot must be a member',
+};
+
+export const topicIdField: INodeProperties = {
+	displayName: 'Topic ID',
+	name: 'topicId',
+	type: 'string',
+	default: '',
+	placeholder: 'Leave empty for the main chat',
+	description: 'ID (tid) of a topic in the group; empty sends to the group\'s main chat',
+};
+
+export const textField: INodeProperties = {
+	displayName: 'Text',
+	name: 'text',
+	type: 'string',
+	typeOptions: { rows: 3 },
+	default: '',
+	required: true,
+	description: 'The message text',
+};
+
+/** Picture or file for the v1 send endpoints: a string as the platform takes it, or an n8n binary. */
+export function fileSourceFields(kind: 'picture' | 'file'): INodeProperties[] {
+	const noun = kind === 'picture' ? 'Picture' : 'File';
+	return [
+		{
+			displayName: `${noun} Source`,
+			name: 'fileSource',
+			type: 'options',
+			options: [
+				{
+					name: 'URL or Reference',
+					value: 'url',
+					description: `Send a text the platform resolves, such as a public URL of the ${kind}`,
+				},
+				{
+					name: 'Binary File',
+					value: 'binary',
+					description: 'Send a binary field of the input item, encoded as a base64 data URI',
+				},
+			],
+			default: 'url',
+		},
+		{
+			displayName: `${noun} URL or Reference`,
+			name: 'fileUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://example.com/report.pdf',
+			displayOptions: { show: { fileSource: ['url'] } },
+			description: 'Sent as given in the "file" field of the request',
+		},
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions: { show: { fileSource: ['binary'] } },
+			hint: `The name of the input binary field containing the ${kind}`,
+		},
+	];
+}

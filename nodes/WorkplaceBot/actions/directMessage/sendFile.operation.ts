@@ -1,0 +1,25 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireId } from '../../../shared/validation';
+import { botRequest } from '../../transport';
+import { fileSourceFields, userIdField } from '../common.descriptions';
+import { fileValue } from '../fileValue';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['directMessage'], operation: ['sendFile'] } },
+	[userIdField, ...fileSourceFields('file')],
+);
+
+export { conversationKey } from './sendText.operation';
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const uid = requireId(this, itemIndex, 'userId', 'User ID');
+	const file = await fileValue(this, itemIndex, 'File URL or Reference');
+	const { body } = await botRequest(
+		this,
+		{ method: 'POST', path: '/bot/v1/direct/file', body: { uid, file } },
+		itemIndex,
+	);
+	return body;
+}

@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireId, requireString } from '../../../shared/validation';
+import { botRequest } from '../../transport';
+import { textField, userIdField } from '../common.descriptions';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['directMessage'], operation: ['sendText'] } },
+	[userIdField, textField],
+);
+
+export function conversationKey(this: IExecuteFunctions, itemIndex: number): string {
+	return `user:${String(this.getNodeParameter('userId', itemIndex, '')).trim()}`;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const uid = requireId(this, itemIndex, 'userId', 'User ID');
+	const text = requireString(this, itemIndex, 'text', 'Text');
+	const { body } = await botRequest(
+		this,
+		{ method: 'POST', path: '/bot/v1/direct/message', body: { uid, message: { type: 'text', data: text } } },
+		itemIndex,
+	);
+	return body;
+}

@@ -1,0 +1,92 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { UploadSource } from '../../../shared/binary';
+import { buildMultipart, getUploadSource } from '../../../shared/binary';
+import { invalidInput, requireString } from '../../../shared/validation';
+import { botRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Project Apollo',
+		description: 'Name of the new group chat',
+	},
+	{
+		displayName: 'Member IDs',
+		name: 'memberIds',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
+		description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Group Picture Binary Field',
+				name: 'pictureBinaryPropertyName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. data',
+				description: 'Name of the input binary field holding the group picture (an image); empty sends none',
+			},
+			{
+				displayName: 'Member IDs Field Name',
+				name: 'memberIdsField',
+				type: 'string',
+				default: 'uids[]',
+				description:
+					'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['group'], operation: ['create'] } },
+	properties,
+);
+
+function memberIds(ctx: IExecuteFunctions, itemIndex: number): string[] {
+	const value = ctx.getNodeParameter('memberIds', itemIndex, '') as unknown;
+	const list = Array.isArray(value) ? value : String(value ?? '').split(',');
+	return list.map((entry, index) => {
+		if (typeof entry !== 'string' && typeof entry !== 'number') {
+			throw invalidInput(ctx, itemIndex, `Member IDs > ${index + 1}`, 'must be a user ID', entry);
+		}
+		return String(entry).trim();
+	}).filter((id) => id !== '');
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const name = requireString(this, itemIndex, 'name', 'Name');
+	const uids = memberIds(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		pictureBinaryPropertyName?: string;
+		memberIdsField?: string;
+	};
+	const membersField = (options.memberIdsField ?? 'uids[]').trim() || 'uids[]';
+	const pictureProperty = (options.pictureBinaryPropertyName ?? '').trim();
+	const files: Record<string, UploadSource> = {};
+	if (pictureProperty !== '') files.file = await getUploadSource(this, itemIndex, pictureProperty);
+
+	const { body } = await botRequest(
+		this,
+		{
+			method: 'POST',
+			path: '/bot/v1/groups',
+			body: async () => await buildMultipart({ name, [membersField]: uids }, files),
+		},
+		itemIndex,
+	);
+	return body;
+}

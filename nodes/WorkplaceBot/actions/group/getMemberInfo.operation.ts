@@ -1,0 +1,22 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireResourceId } from '../../../shared/validation';
+import { botRequest } from '../../transport';
+import { groupIdField, userIdField } from '../common.descriptions';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['group'], operation: ['getMemberInfo'] } },
+	[groupIdField, userIdField],
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const gid = requireResourceId(this, itemIndex, 'groupId', 'Group ID');
+	const uid = requireResourceId(this, itemIndex, 'userId', 'User ID');
+	const { body } = await botRequest(
+		this,
+		{ method: 'GET', path: `/bot/v2/groups/${gid}/users/${uid}/info` },
+		itemIndex,
+	);
+	return body;
+}

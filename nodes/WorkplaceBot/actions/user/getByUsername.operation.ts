@@ -1,0 +1,31 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireString } from '../../../shared/validation';
+import { botRequest } from '../../transport';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['getByUsername'] } },
+	[
+		{
+			displayName: 'Username',
+			name: 'username',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. alice',
+			description: 'The username to look up, e.g. `source.username` of a Workplace Trigger message event',
+		},
+	],
+);
+
+/** One output item per matching user; none when nobody has that username. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const username = requireString(this, itemIndex, 'username', 'Username');
+	const { body } = await botRequest<{ users?: IDataObject[] }>(
+		this,
+		{ method: 'GET', path: '/bot/v1/users', qs: { username } },
+		itemIndex,
+	);
+	return Array.isArray(body?.users) ? body.users : [];
+}
