@@ -480,7 +480,8 @@ export async function testCredential(
 		// look at both, falling back to NodeApiError's httpCode.
 		type AxiosLike = { response?: { status: number; statusText?: string }; code?: string };
 		const cause = (error.cause ?? error.errorResponse) as AxiosLike | undefined;
-		const httpCode = Number(error.httpCode);
+		// A NodeApiError without an HTTP answer has httpCode null, which must not read as status 0.
+		const httpCode = error.httpCode === null || error.httpCode === undefined ? NaN : Number(error.httpCode);
 		const statusCode = cause?.response?.status ?? (Number.isInteger(httpCode) ? httpCode : undefined);
 		if (statusCode !== undefined) {
 			for (const rule of testFunction.testRequest.rules ?? []) {
