@@ -38,3 +38,15 @@ export function pseudoRandomBytes(size: number, seed = 1): Buffer {
 
 /** "METHOD /path" of each logged request, for compact sequence assertions. */
 export const requestLines = (log: SimLoggedRequest[]) => log.map((r) => `${r.method} ${r.path}`);
+
+export const botCredential: ScenarioCredential = {
+	id: credentialId('workplaceBotOAuth2Api/simulator'),
+	name: 'Workplace Bot (simulator)',
+	type: 'workplaceBotOAuth2Api',
+	data: ({ sim }) => ({ baseUrl: sim.url, clientId: sim.credentials.botClientId, clientSecret: sim.credentials.botClientSecret }),
+};
+
+/** A Workplace Bot node (typeVersion 1) using the simulator credential. */
+export function bot(name: string, parameters: Record<string, unknown>, options: NodeOptions = {}): NodeSpec {
+	return node(name, `${PACKAGE}.workplaceBot`, 1, parameters, { credentials: botCredential, ...options });
+}

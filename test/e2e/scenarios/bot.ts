@@ -1,0 +1,101 @@
+/**
+ * Workplace Bot in real n8n: look a user up, find the direct chat, send direct and group messages,
+ * create a group and a topic, read member info and download a picture, with one OAuth token.
+ */
+import * as assert from 'node:assert/strict';
+
+import type { SimulatorState } from '../../../simulator';
+import { SEED } from '../../../simulator/seed';
+import type { Scenario } from '../types';
+import { chain, manualTrigger } from '../workflow';
+import { bot, botCredential, requestLines, sha256 } from '../workplace';
+
+const project = SEED.groups.project;
+const USER = "={{ $('Find User').first().json._id }}";
+
+const botOperations: Scenario = {
+	name: 'bot: messages, groups, users and images',
+	credentials: [botCredential],
+	workflow: () =>
+		chain([
+			manualTrigger(),
+			bot('Find User', { resource: 'user', operation: 'getByUsername', username: 'alice' }),
+			bot('Direct Chat', { resource: 'user', operation: 'getDirectChat', userId: USER }),
+			bot('Say Hello', { resource: 'directMessage', operation: 'sendText', userId: USER, text: 'Hello from n8n ✓' }),
+			bot('Tell Topic', {
+				resource: 'groupMessage',
+				operation: 'sendText',
+				groupId: project._id,
+				topicId: project.topics.release._id,
+				text: 'Release train leaves Friday',
+			}),
+			bot('Create Group', {
+				resource: 'group',
+				operation: 'create',
+				name: 'E2E group',
+				memberIds: `${SEED.users.alice._id},${SEED.users.bob._id}`,
+			}),
+			bot('Create Topic', {
+				resource: 'group',
+				operation: 'createTopic',
+				groupId: "={{ $('Create Group').first().json.group._id }}",
+				topicName: 'E2E topic',
+			}),
+			bot('Member Info', { resource: 'group', operation: 'getMemberInfo', groupId: project._id, userId: USER }),
+			bot('Get Picture', {
+				resource: 'image',
+				operation: 'download',
+				pictureId: SEED.pictures.first,
+				size: 'small',
+				binaryPropertyName: 'data',
+			}),
+			bot('Send Picture', {
+				resource: 'directMessage',
+				operation: 'sendPicture',
+				userId: USER,
+				fileSource: 'binary',
+				binaryPropertyName: 'data',
+				caption: 'the picture, sent back',
+			}),
+		]),
+	async assert(result, { sim }) {
+		const state = sim.state as SimulatorState;
+		assert.equal(result.json('Find User')[0]._id, SEED.users.alice._id);
+		assert.deepEqual(result.json('Direct Chat')[0], SEED.directChats.alice);
+		assert.equal(result.json('Say Hello')[0].status, 'success');
+		assert.equal((result.json('Tell Topic')[0].message as { threadId: string }).threadId, project.topics.release._id);
+		assert.equal((result.json('Create Topic')[0].topic as { name: string }).name, 'E2E topic');
+		assert.equal(result.json('Member Info')[0].firstname, 'Alice');
+		const picture = result.items('Get Picture')[0];
+		const bytes = await result.readBinary(picture.binary!.data);
+		assert.equal(sha256(bytes), sha256(state.picturePng(SEED.pictures.first, 'small') as Buffer));
+
+		const log = sim.log.all();
+		assert.deepEqual(requestLines(log.filter((r) => r.path === '/oauth/token')), ['POST /oauth/token']);
+		const calls = log.filter((r) => r.path !== '/oauth/token');
+		assert.deepEqual(requestLines(calls), [
+			'GET /bot/v1/users',
+			`GET /bot/v2/groups/users/${SEED.users.alice._id}`,
+			'POST /bot/v1/direct/message',
+			'POST /bot/v1/group/message',
+			'POST /bot/v1/groups',
+			`POST /bot/v1/groups/${String((result.json('Create Group')[0].group as { _id: string })._id)}/topics`,
+			`GET /bot/v2/groups/${project._id}/users/${SEED.users.alice._id}/info`,
+			`GET /file/image/${SEED.pictures.first}`,
+			'POST /bot/v1/direct/picture',
+		]);
+		const token = state.tokens()[0].token;
+		for (const call of calls) assert.equal(call.headers.authorization, `Bearer ${token}`, `${call.method} ${call.path}`);
+		assert.deepEqual(calls[2].body, { uid: SEED.users.alice._id, message: { type: 'text', data: 'Hello from n8n ✓' } });
+		const groupCreate = calls[4] as { multipart?: { fields: Record<string, unknown> } };
+		assert.deepEqual(groupCreate.multipart?.fields, { name: 'E2E group', 'uids[]': [SEED.users.alice._id, SEED.users.bob._id] });
+		const sentPicture = calls[8].body as { file: string; caption: string };
+		assert.equal(sentPicture.file, `data:image/png;base64,${bytes.toString('base64')}`);
+		assert.deepEqual(
+			state.sentMessages({ uid: SEED.users.alice._id }).map((m) => m.type),
+			['text', 'picture'],
+		);
+	},
+};
+
+export const scenarios: Scenario[] = [botOperations];
