@@ -1,0 +1,218 @@
+import { createHash, createHmac, timingSafeEqual } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+/** Values of the "Events" parameter. */
+export const EVENT_OPTIONS = [
+	{ name: 'All Events', value: '*', description: 'Every event the platform delivers' },
+	{ name: 'Join', value: 'join', description: 'A user started a direct chat with the bot' },
+	{ name: 'Message', value: 'message', description: 'A user wrote to the bot (direct chat, group or topic)' },
+	{ name: 'Postback', value: 'postback', description: 'A user chose a postback action of a bot message' },
+	{ name: 'User Created', value: 'userCreated', description: 'A user account was created' },
+	{ name: 'User Deleted', value: 'userDeleted', description: 'A user account was removed' },
+	{ name: 'User Updated', value: 'userUpdated', description: 'The status of a user account changed' },
+];
+
+const USER_ACTIONS: Record<string, string> = {
+	created: 'userCreated',
+	updated: 'userUpdated',
+	deleted: 'userDeleted',
+};
+
+export type SignatureCheck = 'valid' | 'missing' | 'invalid';
+
+const HEX_DIGEST = /^[0-9a-f]{64}$/i;
+const BASE64_DIGEST = /^[A-Za-z0-9+/_-]{43}=?$/;
+
+/**
+ * The 32 digest bytes an X-Service-Signature value names: hex (64 digits) or base64
+ * (standard or URL-safe, padding optional), each optionally prefixed `sha256=`.
+ */
+export function decodeSignature(value: string): Buffer | undefined {
+	const text = value.trim().replace(/^sha256=/i, '');
+	if (HEX_DIGEST.test(text)) return Buffer.from(text, 'hex');
+	if (BASE64_DIGEST.test(text)) {
+		const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+		return bytes.length === 32 ? bytes : undefined;
+	}
+	return undefined;
+}
+
+/** HMAC-SHA256 of the raw body with the secret, compared in constant time after a length check. */
+export function checkSignature(secret: string, rawBody: Buffer, header: unknown): SignatureCheck {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value !== 'string' || value.trim() === '') return 'missing';
+	const given = decodeSignature(value);
+	const expected = createHmac('sha256', secret).update(rawBody).digest();
+	if (!given || given.length !== expected.length) return 'invalid';
+	return timingSafeEqual(given, expected) ? 'valid' : 'invalid';
+}
+
+export interface BotDelivery {
+	kind: 'bot';
+	events: IDataObject[];
+}
+
+export interface UserDelivery {
+	kind: 'user';
+	body: IDataObject;
+	action: string;
+}
+
+export interface UnknownDelivery {
+	kind: 'unknown';
+	eventName: string;
+}
+
+export interface MalformedDelivery {
+	kind: 'malformed';
+	reason: string;
+}
+
+export type Delivery = BotDelivery | UserDelivery | UnknownDelivery | MalformedDelivery;
+
+const malformed = (reason: string): MalformedDelivery => ({ kind: 'malformed', reason });
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Reads a delivery from its raw bytes: a bot envelope `{events: [...]}` or a user event
+ * `{action, user}` (header X-Service-Event: user); `malformed` for bytes that are not JSON or
+ * a body of neither shape.
+ */
+export function parseDelivery(rawBody: Buffer, eventHeader: unknown): Delivery {
+	let text = rawBody.toString('utf8');
+	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+	let body: unknown;
+	try {
+		body = JSON.parse(text);
+	} catch (error) {
+		return malformed(`The body is not valid JSON (${(error as Error).message})`);
+	}
+	if (!isPlainObject(body)) return malformed('The body is not a JSON object');
+
+	const eventName = (Array.isArray(eventHeader) ? eventHeader[0] : eventHeader) as string | undefined;
+	const name = typeof eventName === 'string' ? eventName.trim().toLowerCase() : '';
+
+	if (name === 'user' || (name === '' && 'action' in body && 'user' in body && !('events' in body))) {
+		const action = body.action;
+		if (typeof action !== 'string' || !(action in USER_ACTIONS)) {
+			return malformed('A user event needs "action" created, updated or deleted');
+		}
+		if (!isPlainObject(body.user)) return malformed('A user event needs a "user" object');
+		return { kind: 'user', body, action };
+	}
+	if ('events' in body) {
+		const events = body.events;
+		if (!Array.isArray(events)) return malformed('"events" is not an array');
+		for (const [index, event] of events.entries()) {
+			if (!isPlainObject(event) || typeof event.type !== 'string' || event.type === '') {
+				return malformed(`events[${index}] is not an event object with a "type"`);
+			}
+		}
+		return { kind: 'bot', events: events as IDataObject[] };
+	}
+	if (name !== '') return { kind: 'unknown', eventName: name };
+	return malformed('The body is neither a bot delivery {events} nor a user event {action, user}');
+}
+
+/** The "Events" value a user delivery belongs to. */
+export function userEventValue(action: string): string {
+	return USER_ACTIONS[action];
+}
+
+export function isSelected(selected: string[], value: string): boolean {
+	return selected.includes('*') || selected.includes(value);
+}
+
+function str(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Group and topic of a bot event: message.groupId/topicId, else source.gid (join), else the
+ * sessionId (group id and topic id joined by an underscore).
+ */
+export function chatOf(event: IDataObject): { groupId?: string; topicId?: string } {
+	const message = isPlainObject(event.message) ? event.message : {};
+	const source = isPlainObject(event.source) ? event.source : {};
+	const [sessionGroup, sessionTopic] = (str(event.sessionId) ?? '').split('_');
+	return {
+		groupId: str(message.groupId) ?? str(source.gid) ?? str(source.groupId) ?? str(sessionGroup),
+		topicId: str(message.topicId) ?? str(source.tid) ?? str(source.topicId) ?? str(sessionTopic),
+	};
+}
+
+function sha256(data: string | Buffer): string {
+	return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * What makes two deliveries "the same event":
+ * - bot events: type + message.id, else type + replyToken, else type + a hash of the event;
+ * - user events: action + user._id + a hash of the raw body (the platform's user events
+ *   carry no event id; a genuine second update differs in the body).
+ */
+export function botEventKey(event: IDataObject): string {
+	const type = String(event.type);
+	const message = isPlainObject(event.message) ? event.message : {};
+	const id = str(message.id) ?? str(event.replyToken);
+	return id ? `${type}:${id}` : `${type}:#${sha256(JSON.stringify(event)).slice(0, 32)}`;
+}
+
+export function userEventKey(delivery: UserDelivery, rawBody: Buffer): string {
+	const user = delivery.body.user as IDataObject;
+	return `user:${delivery.action}:${str(user._id) ?? ''}:${sha256(rawBody).slice(0, 32)}`;
+}
+
+export function splitIds(value: unknown): string[] {
+	if (typeof value !== 'string') return [];
+	return value
+		.split(/[\s,]+/)
+		.map((s) => s.trim())
+		.filter(Boolean);
+}
+
+/** Bounded first-in-first-out set of strings. */
+export class RecentSet {
+	private readonly items = new Set<string>();
+
+	constructor(private readonly limit: number) {}
+
+	has(key: string): boolean {
+		return this.items.has(key);
+	}
+
+	add(key: string): void {
+		if (this.items.has(key)) return;
+		this.items.add(key);
+		while (this.items.size > this.limit) {
+			const oldest = this.items.values().next().value as string;
+			this.items.delete(oldest);
+		}
+	}
+
+	delete(key: string): void {
+		this.items.delete(key);
+	}
+
+	/** Adds keys that are older than everything held (e.g. loaded from storage), within the limit. */
+	addOlder(keys: string[]): void {
+		const current = [...this.items];
+		this.items.clear();
+		for (const key of keys) this.items.add(key);
+		for (const key of current) {
+			this.items.delete(key);
+			this.items.add(key);
+		}
+		while (this.items.size > this.limit) {
+			const oldest = this.items.values().next().value as string;
+			this.items.delete(oldest);
+		}
+	}
+
+	toArray(): string[] {
+		return [...this.items];
+	}
+}

@@ -1,0 +1,247 @@
+/**
+ * Calls the Workplace Trigger's webhook() the way n8n does for a delivery: with n8n-core's
+ * real WebhookContext (credentials through a real credentials helper, request helpers,
+ * binary data helpers, node static data) and an express-like request/response pair.
+ *
+ * Production deliveries are modelled like n8n's LiveWebhooks: every request builds a new
+ * Workflow from the stored workflow (including its static data, deep-copied), runs the
+ * node's webhook(), and saves the static data afterwards when it changed. Two deliveries
+ * started with Promise.all therefore read the same stored static data, as two simultaneous
+ * requests do in n8n.
+ *
+ * What n8n does with the result is modelled too: `noWebhookResponse` means the node answered
+ * itself (status/body recorded by the fake response); otherwise, with responseMode
+ * onReceived, n8n answers 200 and starts a run with `workflowData`; a thrown error answers
+ * 500 (and n8n records a failed execution).
+ */
+import 'reflect-metadata';
+import '../helpers/engine-env';
+
+import { WebhookContext } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IWebhookData,
+	IWebhookResponseData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { Workflow, deepCopy } from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+
+import { createAdditionalData } from '../helpers/engine-additional-data';
+import { initEngineContainer, useBinaryDataMode } from '../helpers/engine-container';
+import { CredentialStore, EngineCredentialsHelper, credentialIdFor } from '../helpers/engine-credentials';
+import { engineTypes, findPackageRoot, loadPackageNodeTypes } from '../helpers/engine-types';
+
+export const TRIGGER_TYPE = 'n8n-nodes-workplace.workplaceTrigger';
+
+export interface DeliveryRequest {
+	/** Exact bytes of the body (a string is taken as utf8). */
+	rawBody: Buffer | string;
+	/** Request headers (names are lower-cased like node's http parser does). */
+	headers?: Record<string, string>;
+	/** 'webhook' (production URL, default) or 'manual' (test URL). */
+	mode?: WorkflowExecuteMode;
+}
+
+export interface DeliveryOutcome {
+	/** HTTP status the sender received. */
+	status: number;
+	/** Body the sender received (parsed JSON when it is JSON). */
+	body: unknown;
+	/** Whether n8n would start a run (webhook() returned workflowData). */
+	runStarted: boolean;
+	/** Items of the run that starts (output 0). */
+	items: INodeExecutionData[];
+	/** What webhook() returned (undefined when it threw). */
+	result?: IWebhookResponseData;
+	/** The error webhook() threw. */
+	error?: Error;
+}
+
+class FakeResponse {
+	statusCode = 200;
+
+	headersSent = false;
+
+	body: unknown;
+
+	headers: Record<string, string> = {};
+
+	status(code: number): this {
+		this.statusCode = code;
+		return this;
+	}
+
+	json(body: unknown): this {
+		this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	send(body: unknown): this {
+		this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	end(): this {
+		this.headersSent = true;
+		return this;
+	}
+
+	setHeader(name: string, value: string): this {
+		this.headers[name.toLowerCase()] = value;
+		return this;
+	}
+}
+
+export interface TriggerBedOptions {
+	parameters: IDataObject;
+	/** Credential type -> data (e.g. { workplaceWebhookApi: { secret } }). */
+	credentials?: Record<string, IDataObject>;
+	/** Stable workflow id (default: a fresh one per bed, so process-wide state is separate). */
+	workflowId?: string;
+	/** Stored static data to start from (e.g. another bed's, to model a restart). */
+	staticData?: IDataObject;
+	nodeId?: string;
+}
+
+/** One saved workflow holding a Workplace Trigger, receiving deliveries. */
+export class TriggerBed {
+	readonly workflowId: string;
+
+	readonly nodeId: string;
+
+	/** The workflow's static data as n8n keeps it in its database. */
+	storedStaticData: IDataObject;
+
+	readonly credentialStore: CredentialStore;
+
+	private readonly node: INode;
+
+	constructor(options: TriggerBedOptions) {
+		this.workflowId = options.workflowId ?? `wf-${randomUUID()}`;
+		this.nodeId = options.nodeId ?? randomUUID();
+		this.storedStaticData = deepCopy(options.staticData ?? {});
+		this.credentialStore = new CredentialStore(options.credentials ?? {});
+		this.node = {
+			id: this.nodeId,
+			name: 'Workplace Trigger',
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: deepCopy(options.parameters) as INode['parameters'],
+			webhookId: randomUUID(),
+		};
+		const types = this.credentialStore.types();
+		if (types.length) {
+			this.node.credentials = Object.fromEntries(
+				types.map((type) => [type, { id: credentialIdFor(type), name: `${type} (trigger test)` }]),
+			);
+		}
+	}
+
+	static async init(): Promise<void> {
+		await initEngineContainer();
+		const pkg = await loadPackageNodeTypes();
+		if (!pkg.loaded) throw new Error(`package not loaded: ${pkg.skippedReason}`);
+		await useBinaryDataMode('filesystem');
+	}
+
+	nodeType(): INodeType {
+		return engineTypes.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1) as INodeType;
+	}
+
+	/** Static data of the trigger node as stored (what getWorkflowStaticData('node') starts from). */
+	nodeStaticData(): IDataObject {
+		return ((this.storedStaticData as Record<string, IDataObject>)[`node:${this.node.name}`] ?? {}) as IDataObject;
+	}
+
+	async deliver(request: DeliveryRequest): Promise<DeliveryOutcome> {
+		const mode = request.mode ?? 'webhook';
+		const workflow = new Workflow({
+			id: this.workflowId,
+			name: 'trigger test',
+			nodes: [deepCopy(this.node)],
+			connections: {},
+			active: mode !== 'manual',
+			nodeTypes: engineTypes.nodeTypes,
+			staticData: deepCopy(this.storedStaticData),
+			settings: { executionOrder: 'v1' },
+		});
+		const node = workflow.getNode(this.node.name)!;
+		const rawBody = typeof request.rawBody === 'string' ? Buffer.from(request.rawBody, 'utf8') : request.rawBody;
+		const headers: Record<string, string> = {};
+		for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+		let parsed: unknown = {};
+		if ((headers['content-type'] ?? '').startsWith('application/json')) {
+			try {
+				parsed = JSON.parse(rawBody.toString('utf8'));
+			} catch {
+				parsed = {};
+			}
+		}
+		const req = {
+			method: 'POST',
+			url: `/webhook/${this.node.webhookId}/webhook`,
+			headers,
+			rawBody,
+			body: parsed,
+			query: {},
+			params: {},
+			contentType: headers['content-type']?.split(';')[0],
+		};
+		const res = new FakeResponse();
+		const credentialsHelper = new EngineCredentialsHelper(engineTypes.credentialTypes, this.credentialStore);
+		const additionalData = createAdditionalData({ credentialsHelper, executionId: randomUUID() });
+		additionalData.httpRequest = req as never;
+		additionalData.httpResponse = res as never;
+
+		const description = this.nodeType().description.webhooks![0];
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: node.name,
+			path: `${this.node.webhookId}/webhook`,
+			webhookDescription: description,
+			workflowId: this.workflowId,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: this.node.webhookId,
+		};
+		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
+
+		let result: IWebhookResponseData | undefined;
+		let error: Error | undefined;
+		try {
+			result = await this.nodeType().webhook!.call(context);
+		} catch (e) {
+			error = e as Error;
+		}
+		// n8n saves changed static data after answering a production request.
+		const staticData = workflow.staticData as IDataObject;
+		if (mode !== 'manual' && staticData.__dataChanged === true) {
+			const copy = deepCopy(staticData);
+			delete copy.__dataChanged;
+			this.storedStaticData = copy;
+		}
+
+		if (error) return { status: 500, body: { message: error.message }, runStarted: false, items: [], error };
+		const items = result?.workflowData?.[0] ?? [];
+		const runStarted = result?.workflowData !== undefined;
+		if (result?.noWebhookResponse) {
+			return { status: res.statusCode, body: res.body, runStarted, items, result };
+		}
+		return { status: 200, body: { message: 'Workflow was started' }, runStarted, items, result };
+	}
+}
+
+/** The dist module of the trigger's process-wide duplicate cache (same instance the node uses). */
+export function dedupeModule(): { resetEventKeyCache(): void } {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'dedupe.js')) as {
+		resetEventKeyCache(): void;
+	};
+}

@@ -1,0 +1,449 @@
+/**
+ * Workplace Trigger: webhook() under n8n-core's WebhookContext with raw request bodies.
+ * Run: npx tsc -p tsconfig.json && npx gulp build:icons && npx tsc -p tsconfig.tools.json &&
+ *      npx jest build/test/trigger --forceExit
+ */
+import { createHmac } from 'crypto';
+import type { IDataObject, INodeCredentialTestResult } from 'n8n-workflow';
+
+import {
+	botEnvelope,
+	joinEvent,
+	messageEvent,
+	postbackEvent,
+	SEED,
+	signBody,
+	startSimulator,
+	userEvent,
+	type Simulator,
+} from '../../simulator';
+import { readBinary } from '../helpers/engine';
+import { TriggerBed, dedupeModule, type DeliveryOutcome } from './trigger-bed';
+
+const SECRET = 'trigger-test-secret';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const ALL_EVENTS = ['*'];
+
+function signedBed(parameters: IDataObject = {}, extra: Partial<ConstructorParameters<typeof TriggerBed>[0]> = {}) {
+	return new TriggerBed({
+		parameters: { verification: 'secret', events: ALL_EVENTS, ...parameters },
+		credentials: { workplaceWebhookApi: { secret: SECRET }, ...(extra.credentials ?? {}) },
+		...extra,
+	});
+}
+
+function unsignedBed(parameters: IDataObject = {}, extra: Partial<ConstructorParameters<typeof TriggerBed>[0]> = {}) {
+	return new TriggerBed({ parameters: { verification: 'none', events: ALL_EVENTS, ...parameters }, ...extra });
+}
+
+function bot(...events: object[]): string {
+	return JSON.stringify({ events });
+}
+
+function signed(raw: string | Buffer, encoding: 'hex' | 'base64' = 'hex', headers: Record<string, string> = {}) {
+	return { rawBody: raw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody(SECRET, raw, encoding), ...headers } };
+}
+
+function userDelivery(action: 'created' | 'updated' | 'deleted', user: IDataObject = {}) {
+	const raw = JSON.stringify(userEvent(action, user));
+	return { raw, request: signed(raw, 'hex', { 'x-service-event': 'user' }) };
+}
+
+function expectRun(outcome: DeliveryOutcome, count: number) {
+	expect(outcome.error).toBeUndefined();
+	expect(outcome.status).toBe(200);
+	expect(outcome.runStarted).toBe(true);
+	expect(outcome.items).toHaveLength(count);
+}
+
+function expectNoRun(outcome: DeliveryOutcome, status: number) {
+	expect(outcome.error).toBeUndefined();
+	expect(outcome.status).toBe(status);
+	expect(outcome.runStarted).toBe(false);
+	expect(outcome.result?.noWebhookResponse).toBe(true);
+	expect(outcome.result?.workflowData).toBeUndefined();
+}
+
+beforeAll(async () => {
+	await TriggerBed.init();
+});
+
+describe('signature', () => {
+	const raw = bot(messageEvent({ text: 'héllo ✓' }));
+
+	test('a hex HMAC-SHA256 of the raw body starts a run', async () => {
+		expectRun(await signedBed().deliver(signed(raw, 'hex')), 1);
+	});
+
+	test('a base64 HMAC-SHA256 of the raw body starts a run', async () => {
+		expectRun(await signedBed().deliver(signed(raw, 'base64')), 1);
+	});
+
+	test('sha256= prefix, upper-case hex and URL-safe base64 without padding are accepted', async () => {
+		const digest = createHmac('sha256', SECRET).update(raw).digest();
+		const values = [
+			`sha256=${digest.toString('hex')}`,
+			digest.toString('hex').toUpperCase(),
+			digest.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+		];
+		for (const value of values) {
+			const outcome = await signedBed().deliver({ rawBody: raw, headers: { ...JSON_HEADERS, 'x-service-signature': value } });
+			expectRun(outcome, 1);
+		}
+	});
+
+	test.each([
+		['missing', undefined],
+		['wrong (other secret)', createHmac('sha256', `${SECRET}-wrong`).update(raw).digest('hex')],
+		['truncated', signBody(SECRET, raw, 'hex').slice(0, 32)],
+		['garbage', 'not a signature'],
+		['empty', ''],
+		['right length, not hex or base64', '!'.repeat(64)],
+	])('%s signature: 401, no run', async (_name, value) => {
+		const headers: Record<string, string> = { ...JSON_HEADERS };
+		if (value !== undefined) headers['x-service-signature'] = value;
+		const outcome = await signedBed().deliver({ rawBody: raw, headers });
+		expectNoRun(outcome, 401);
+		expect(outcome.body).toEqual({ message: expect.stringMatching(/X-Service-Signature/) });
+	});
+
+	test('the signature covers the exact bytes: re-serialised JSON does not match', async () => {
+		const spaced = `{ "events": [ ${JSON.stringify(messageEvent())} ] }`;
+		const reserialised = JSON.stringify(JSON.parse(spaced));
+		const wrong = await signedBed().deliver({
+			rawBody: spaced,
+			headers: { ...JSON_HEADERS, 'x-service-signature': signBody(SECRET, reserialised) },
+		});
+		expectNoRun(wrong, 401);
+		expectRun(await signedBed().deliver(signed(spaced)), 1);
+	});
+
+	test('a wrong signature on a malformed body is a 401 (signature is checked first)', async () => {
+		const outcome = await signedBed().deliver({
+			rawBody: '{not json',
+			headers: { ...JSON_HEADERS, 'x-service-signature': signBody('other', '{not json') },
+		});
+		expectNoRun(outcome, 401);
+	});
+
+	test('an empty secret refuses every delivery', async () => {
+		const bed = signedBed({}, { credentials: { workplaceWebhookApi: { secret: '' } } });
+		const outcome = await bed.deliver({
+			rawBody: raw,
+			headers: { ...JSON_HEADERS, 'x-service-signature': createHmac('sha256', '').update(raw).digest('hex') },
+		});
+		expectNoRun(outcome, 401);
+	});
+
+	test('verification "None" accepts deliveries without a signature', async () => {
+		expectRun(await unsignedBed().deliver({ rawBody: raw, headers: JSON_HEADERS }), 1);
+	});
+
+	test('credential test: accepts a secret, refuses an empty one or surrounding spaces', async () => {
+		const bed = signedBed();
+		const fn = (bed.nodeType().methods!.credentialTest as Record<string, (c: unknown) => Promise<INodeCredentialTestResult>>)
+			.workplaceWebhookSecretTest;
+		const call = (secret: string) =>
+			fn.call({}, { id: 'x', name: 'x', type: 'workplaceWebhookApi', data: { secret } });
+		expect((await call('s3cret')).status).toBe('OK');
+		expect((await call('')).status).toBe('Error');
+		expect((await call(' s3cret ')).status).toBe('Error');
+	});
+});
+
+describe('shape', () => {
+	test.each([
+		['not JSON', '{"events": [', /not valid JSON/],
+		['a JSON array', '[]', /not a JSON object/],
+		['a JSON string', '"hello"', /not a JSON object/],
+		['events not an array', '{"events": {"type": "message"}}', /not an array/],
+		['an event without type', '{"events": [{"message": {}}]}', /events\[0\]/],
+		['an event that is a number', '{"events": [1]}', /events\[0\]/],
+		['neither envelope nor user event', '{"hello": "world"}', /neither/],
+		['empty body', '', /Expected a JSON body/],
+	])('%s: 400, no run', async (_name, raw, message) => {
+		const outcome = await signedBed().deliver(signed(raw));
+		expectNoRun(outcome, 400);
+		expect((outcome.body as { message: string }).message).toMatch(message);
+	});
+
+	test.each([
+		['unknown action', { action: 'renamed', user: { _id: 'u1' } }, /action/],
+		['no user object', { action: 'created', user: 'u1' }, /user/],
+	])('user event with %s: 400, no run', async (_name, body, message) => {
+		const raw = JSON.stringify(body);
+		const outcome = await signedBed().deliver(signed(raw, 'hex', { 'x-service-event': 'user' }));
+		expectNoRun(outcome, 400);
+		expect((outcome.body as { message: string }).message).toMatch(message);
+	});
+
+	test('a byte-order mark before the JSON is accepted', async () => {
+		const raw = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(bot(messageEvent()))]);
+		expectRun(await signedBed().deliver(signed(raw)), 1);
+	});
+});
+
+describe('events', () => {
+	test('a bot delivery becomes one item per selected event, fields exactly as sent', async () => {
+		const events = [messageEvent({ text: 'one' }), joinEvent(), postbackEvent({ data: 'action=approve&id=7', params: { date: '2025-01-01' } }), messageEvent({ text: 'two' })];
+		const outcome = await signedBed({ events: ['message', 'postback'] }).deliver(signed(bot(...events)));
+		expectRun(outcome, 3);
+		expect(outcome.items.map((i) => i.json)).toEqual([events[0], events[2], events[3]]);
+		expect(outcome.items.every((i) => i.binary === undefined)).toBe(true);
+	});
+
+	test('"All Events" passes every event, including kinds the spec does not list', async () => {
+		const other = { type: 'memberLeft', replyToken: 'r-1', source: { type: 'user', userId: 'u' }, timestamp: new Date().toISOString() };
+		const events = [messageEvent(), joinEvent({ gid: null }), postbackEvent(), other];
+		const outcome = await signedBed({ events: ['*'] }).deliver(signed(bot(...events)));
+		expectRun(outcome, 4);
+		expect(outcome.items.map((i) => i.json)).toEqual(events);
+	});
+
+	test.each([
+		['created', 'userCreated'],
+		['updated', 'userUpdated'],
+		['deleted', 'userDeleted'],
+	] as const)('user %s delivery: one item, the body as sent', async (action, value) => {
+		const { raw, request } = userDelivery(action);
+		const outcome = await signedBed({ events: [value] }).deliver(request);
+		expectRun(outcome, 1);
+		expect(outcome.items[0].json).toEqual(JSON.parse(raw));
+	});
+
+	test('user deliveries of an action that is not selected: 200, no run', async () => {
+		const outcome = await signedBed({ events: ['userCreated', 'message'] }).deliver(userDelivery('deleted').request);
+		expectNoRun(outcome, 200);
+	});
+
+	test('a bot delivery with no selected event: 200, no run', async () => {
+		const outcome = await signedBed({ events: ['message'] }).deliver(signed(bot(joinEvent(), postbackEvent())));
+		expectNoRun(outcome, 200);
+		expect((outcome.body as { message: string }).message).toMatch(/No selected event/);
+	});
+
+	test('an empty events array: 200, no run', async () => {
+		expectNoRun(await signedBed().deliver(signed('{"events":[]}')), 200);
+	});
+
+	test('an unknown X-Service-Event without a bot envelope: 200, no run', async () => {
+		expectNoRun(await signedBed().deliver(signed('{"action":"x"}', 'hex', { 'x-service-event': 'group' })), 200);
+	});
+});
+
+describe('options: filters', () => {
+	const project = SEED.groups.project;
+	const direct = SEED.directChats.alice;
+
+	test('group IDs keep only events of those groups (message.groupId, source.gid, sessionId)', async () => {
+		const inProject = messageEvent({ groupId: project._id, topicId: project.topics.release._id });
+		const inDirect = messageEvent();
+		const postbackInProject = postbackEvent({ groupId: project._id, topicId: '' });
+		const outcome = await signedBed({ options: { groupIds: `${project._id}, other` } }).deliver(
+			signed(bot(inProject, inDirect, postbackInProject, joinEvent())),
+		);
+		expectRun(outcome, 2);
+		expect(outcome.items.map((i) => i.json)).toEqual([inProject, postbackInProject]);
+	});
+
+	test('topic IDs keep only events of those topics', async () => {
+		const inTopic = messageEvent({ groupId: project._id, topicId: project.topics.release._id });
+		const mainChat = messageEvent({ groupId: project._id });
+		const outcome = await signedBed({ options: { topicIds: project.topics.release._id } }).deliver(
+			signed(bot(inTopic, mainChat)),
+		);
+		expectRun(outcome, 1);
+		expect(outcome.items[0].json).toEqual(inTopic);
+	});
+
+	test('direct chats only: join events, and messages in chats a join event named as direct', async () => {
+		const bed = signedBed({ options: { directChatsOnly: true } });
+		const before = await bed.deliver(signed(bot(messageEvent())));
+		expectNoRun(before, 200);
+		const join = joinEvent();
+		const first = await bed.deliver(signed(bot(join)));
+		expectRun(first, 1);
+		const afterJoin = messageEvent();
+		const inGroup = messageEvent({ groupId: project._id });
+		const outcome = await bed.deliver(signed(bot(afterJoin, inGroup)));
+		expectRun(outcome, 1);
+		expect(outcome.items[0].json).toEqual(afterJoin);
+		expect(direct.gid).toBe(afterJoin.message.groupId);
+	});
+
+	test('filters do not apply to user events', async () => {
+		const outcome = await signedBed({ options: { groupIds: project._id, directChatsOnly: true } }).deliver(
+			userDelivery('created').request,
+		);
+		expectRun(outcome, 1);
+	});
+});
+
+describe('duplicates', () => {
+	test('the same delivery twice starts one run; the second gets 200', async () => {
+		const bed = signedBed();
+		const raw = bot(messageEvent());
+		expectRun(await bed.deliver(signed(raw)), 1);
+		const second = await bed.deliver(signed(raw, 'base64'));
+		expectNoRun(second, 200);
+		expect((second.body as { message: string }).message).toMatch(/Already received/);
+	});
+
+	test('same message id with another replyToken is the same event; join/postback use the replyToken', async () => {
+		const bed = signedBed();
+		const message = messageEvent();
+		const join = joinEvent();
+		const postback = postbackEvent();
+		expectRun(await bed.deliver(signed(bot(message, join, postback))), 3);
+		const again = await bed.deliver(signed(bot({ ...message, replyToken: 'another' }, join, postback)));
+		expectNoRun(again, 200);
+		const newJoin = joinEvent();
+		const mixed = await bed.deliver(signed(bot(message, newJoin)));
+		expectRun(mixed, 1);
+		expect(mixed.items[0].json).toEqual(newJoin);
+	});
+
+	test('two identical deliveries arriving at the same time start one run', async () => {
+		const bed = signedBed();
+		const raw = bot(messageEvent(), joinEvent());
+		const outcomes = await Promise.all([bed.deliver(signed(raw)), bed.deliver(signed(raw)), bed.deliver(signed(raw))]);
+		expect(outcomes.filter((o) => o.runStarted)).toHaveLength(1);
+		expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200]);
+		// Saved static data holds both keys although the requests overwrote each other's copy.
+		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(2);
+	});
+
+	test('concurrent different deliveries: no key is lost from the saved static data', async () => {
+		const bed = signedBed();
+		const raws = Array.from({ length: 5 }, () => bot(messageEvent()));
+		const outcomes = await Promise.all(raws.map((raw) => bed.deliver(signed(raw))));
+		expect(outcomes.filter((o) => o.runStarted)).toHaveLength(5);
+		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(5);
+	});
+
+	test('keys survive a restart through the node static data', async () => {
+		const bed = signedBed();
+		const raw = bot(messageEvent());
+		expectRun(await bed.deliver(signed(raw)), 1);
+		dedupeModule().resetEventKeyCache();
+		const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
+		expectNoRun(await restarted.deliver(signed(raw)), 200);
+	});
+
+	test('remembers the last 1000 events: the oldest is forgotten first', async () => {
+		const bed = signedBed();
+		const first = bot(messageEvent({ messageId: 'm-first' }));
+		expectRun(await bed.deliver(signed(first)), 1);
+		const many = Array.from({ length: 1000 }, (_, i) => messageEvent({ messageId: `m-${i}` }));
+		expectRun(await bed.deliver(signed(bot(...many))), 1000);
+		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(1000);
+		dedupeModule().resetEventKeyCache();
+		expectRun(await bed.deliver(signed(first)), 1);
+		expectNoRun(await bed.deliver(signed(bot(many[999]))), 200);
+	});
+
+	test('user events: an identical redelivery is a duplicate, another update of the same user is not', async () => {
+		const bed = signedBed();
+		const { raw, request } = userDelivery('updated', { _id: '64f0a0000000000000000009', status: 'away' });
+		expectRun(await bed.deliver(request), 1);
+		expectNoRun(await bed.deliver(signed(raw, 'base64', { 'x-service-event': 'user' })), 200);
+		const other = JSON.stringify({ ...JSON.parse(raw), user: { ...JSON.parse(raw).user, status: 'active' } });
+		expectRun(await bed.deliver(signed(other, 'hex', { 'x-service-event': 'user' })), 1);
+	});
+
+	test('test URL (manual mode) deliveries are not de-duplicated', async () => {
+		const bed = signedBed();
+		const raw = bot(messageEvent());
+		expectRun(await bed.deliver({ ...signed(raw), mode: 'manual' }), 1);
+		expectRun(await bed.deliver({ ...signed(raw), mode: 'manual' }), 1);
+	});
+
+	test('refused deliveries (401, 400) do not mark events as seen', async () => {
+		const bed = signedBed();
+		const raw = bot(messageEvent());
+		expectNoRun(await bed.deliver({ rawBody: raw, headers: JSON_HEADERS }), 401);
+		expectRun(await bed.deliver(signed(raw)), 1);
+	});
+});
+
+describe('download images', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ port: 0 });
+	});
+	afterAll(async () => {
+		await sim?.close();
+	});
+	beforeEach(() => sim.log.clear());
+
+	function imageBed(parameters: IDataObject = {}) {
+		return signedBed(
+			{ downloadImages: true, imageSize: 'small', ...parameters },
+			{
+				credentials: {
+					workplaceWebhookApi: { secret: SECRET },
+					workplaceBotOAuth2Api: {
+						baseUrl: sim.url,
+						clientId: sim.credentials.botClientId,
+						clientSecret: sim.credentials.botClientSecret,
+					},
+				},
+			},
+		);
+	}
+
+	test('message events with a pictureId get the picture as binary; others get none', async () => {
+		const withPicture = messageEvent({ pictureId: SEED.pictures.first, fileName: 'photo.png' });
+		const text = messageEvent({ text: 'no picture' });
+		const outcome = await imageBed({ binaryPropertyName: 'picture' }).deliver(signed(bot(withPicture, text)));
+		expectRun(outcome, 2);
+		expect(outcome.items[0].json).toEqual(withPicture);
+		const binary = outcome.items[0].binary?.picture;
+		expect(binary?.mimeType).toBe('image/png');
+		expect(binary?.fileName).toMatch(/\.png$/);
+		const bytes = await readBinary(outcome.items[0], 'picture');
+		expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+		expect(outcome.items[1].binary).toBeUndefined();
+		const requests = sim.log.find({ method: 'GET', path: /^\/file\/image\// });
+		expect(requests).toHaveLength(1);
+		expect(requests[0].path).toBe(`/file/image/${SEED.pictures.first}`);
+		expect(requests[0].query).toEqual({ size: 'small' });
+		expect(requests[0].headers.authorization).toMatch(/^Bearer /);
+	});
+
+	test('an unknown picture: the delivery fails (500, n8n records the error) and a redelivery may run', async () => {
+		const bed = imageBed();
+		const raw = bot(messageEvent({ pictureId: 'pic-missing' }));
+		const outcome = await bed.deliver(signed(raw));
+		expect(outcome.status).toBe(500);
+		expect(outcome.runStarted).toBe(false);
+		expect(outcome.error?.message).toMatch(/picture/);
+		expect(bed.nodeStaticData().recentEventKeys ?? []).toHaveLength(0);
+		const again = await bed.deliver(signed(raw));
+		expect(again.status).toBe(500);
+	});
+
+	test('without "Download Images" no bot API call is made', async () => {
+		const outcome = await signedBed().deliver(signed(bot(messageEvent({ pictureId: SEED.pictures.first }))));
+		expectRun(outcome, 1);
+		expect(outcome.items[0].binary).toBeUndefined();
+		expect(sim.log.all()).toHaveLength(0);
+	});
+});
+
+describe('description', () => {
+	test('trigger conventions: POST webhook, no inputs, both credentials conditional', () => {
+		const { description } = signedBed().nodeType();
+		expect(description.group).toEqual(['trigger']);
+		expect(description.inputs).toEqual([]);
+		expect(description.webhooks).toEqual([
+			expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'onReceived' }),
+		]);
+		expect(description.credentials).toEqual([
+			expect.objectContaining({ name: 'workplaceWebhookApi', displayOptions: { show: { verification: ['secret'] } } }),
+			expect.objectContaining({ name: 'workplaceBotOAuth2Api', displayOptions: { show: { downloadImages: [true] } } }),
+		]);
+		expect(botEnvelope(messageEvent()).events).toHaveLength(1);
+	});
+});
