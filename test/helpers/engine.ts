@@ -35,8 +35,9 @@ import 'reflect-metadata';
 import './engine-env';
 
 import { ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
-import { CredentialTestContext } from 'n8n-core';
+import { CredentialTestContext, LoadOptionsContext } from 'n8n-core';
 import type {
+	INodeListSearchResult,
 	ExecutionBaseError,
 	ICredentialDataDecryptedObject,
 	ICredentialTestFunction,
@@ -510,4 +511,57 @@ export async function testCredential(
 		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+export interface ListSearchOptions {
+	nodeType: string;
+	typeVersion?: number;
+	/** The node's current parameters, as the editor sends them with a list search. */
+	parameters: INodeParameters;
+	credentials: Record<string, IDataObject>;
+	credentialStore?: CredentialStore;
+	/** The `searchListMethod` of a resource locator's "From List" mode. */
+	method: string;
+	filter?: string;
+	paginationToken?: string;
+}
+
+/**
+ * Runs a resource locator's "From List" search the way the editor does: n8n-core's
+ * LoadOptionsContext with the node's current parameters and real credentials.
+ */
+export async function runListSearch(opts: ListSearchOptions): Promise<INodeListSearchResult> {
+	await initEngineContainer();
+	const pkg = await loadPackageNodeTypes();
+	const fullType = await resolveNodeType(opts.nodeType, pkg);
+	const typeVersion = opts.typeVersion ?? engineTypes.defaultVersion(fullType);
+	const nodeType = engineTypes.nodeTypes.getByNameAndVersion(fullType, typeVersion);
+	const search = nodeType.methods?.listSearch?.[opts.method];
+	if (search === undefined) throw new Error(`${fullType} has no listSearch method "${opts.method}"`);
+
+	const store = opts.credentialStore ?? new CredentialStore();
+	store.seed(opts.credentials);
+	const credentialsHelper = new EngineCredentialsHelper(engineTypes.credentialTypes, store);
+	const node: INode = {
+		id: randomUUID(),
+		name: nodeType.description.defaults?.name ?? nodeType.description.displayName,
+		type: fullType,
+		typeVersion,
+		position: [0, 0],
+		parameters: deepCopy(opts.parameters),
+		credentials: Object.fromEntries(
+			store.types().map((type) => [type, { id: credentialIdFor(type), name: `${type} (engine test)` }]),
+		),
+	};
+	const workflow = new Workflow({
+		id: WORKFLOW_ID,
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: engineTypes.nodeTypes,
+	});
+	const additionalData = createAdditionalData({ credentialsHelper });
+	additionalData.currentNodeParameters = node.parameters;
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	return await search.call(context, opts.filter, opts.paginationToken);
 }

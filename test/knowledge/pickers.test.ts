@@ -1,0 +1,88 @@
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+import { SEED } from '../../simulator/seed';
+import { runListSearch, testCredential } from '../helpers/engine';
+import { byId, fromList, knowledgeCredentials, NODE } from './knowledge.fixtures';
+
+let sim: Simulator;
+
+beforeAll(async () => {
+	sim = await startSimulator({ port: 0 });
+});
+beforeEach(() => sim.state.reset());
+afterAll(async () => await sim.close());
+
+function search(method: string, parameters: Record<string, unknown>, filter?: string, paginationToken?: string) {
+	sim.log.clear();
+	return runListSearch({
+		nodeType: NODE,
+		method,
+		parameters: parameters as never,
+		credentials: knowledgeCredentials(sim),
+		filter,
+		paginationToken,
+	});
+}
+
+describe('Workplace Knowledge: From List pickers', () => {
+	it('lists knowledge bases by name, filtered, through the list endpoint', async () => {
+		const all = await search('searchKnowledgeBases', { resource: 'knowledgeBase', operation: 'get' });
+		expect(all.results).toEqual([
+			{ name: SEED.knowledge.handbook.name, value: SEED.knowledge.handbook.id },
+			{ name: SEED.knowledge.faq.name, value: SEED.knowledge.faq.id },
+			{ name: SEED.knowledge.empty.name, value: SEED.knowledge.empty.id },
+		]);
+		expect(all.paginationToken).toBeUndefined();
+		const [request] = sim.log.all();
+		expect([request.method, request.path, request.query, request.headers['x-api-key']]).toEqual([
+			'GET',
+			'/api/v1/knowledge',
+			{ page: '1', pageSize: '50' },
+			sim.credentials.knowledgeApiKey,
+		]);
+
+		const filtered = await search('searchKnowledgeBases', {}, 'faq');
+		expect(filtered.results).toEqual([{ name: SEED.knowledge.faq.name, value: SEED.knowledge.faq.id }]);
+	});
+
+	it('pages through long lists with a pagination token', async () => {
+		for (let n = 0; n < 60; n++) sim.state.addKnowledgeBase({ name: `Base ${n}` });
+		const first = await search('searchKnowledgeBases', {});
+		expect(first.results).toHaveLength(50);
+		expect(first.paginationToken).toBe('2');
+		const second = await search('searchKnowledgeBases', {}, undefined, first.paginationToken as string);
+		expect(second.results).toHaveLength(13);
+		expect(second.paginationToken).toBeUndefined();
+		expect(sim.log.all()[0].query).toEqual({ page: '2', pageSize: '50' });
+	});
+
+	it('lists the files of the knowledge base chosen in the node, whichever mode picked it', async () => {
+		const faq = SEED.knowledge.faq;
+		for (const knowledgeBaseId of [byId(faq.id), fromList(faq.id)]) {
+			const files = await search('searchFiles', { resource: 'file', operation: 'download', knowledgeBaseId });
+			expect(files.results.map((r) => r.value).sort()).toEqual([faq.files.faq, faq.files.overview].sort());
+			expect(files.results.map((r) => r.name)).toContain('Überblick – Produkt.pdf');
+			expect(sim.log.all()[0].path).toBe(`/api/v1/knowledge/${faq.id}/files`);
+		}
+	});
+
+	it('lists no files and sends nothing until a knowledge base is chosen', async () => {
+		const files = await search('searchFiles', { resource: 'file', operation: 'get', knowledgeBaseId: byId('') });
+		expect(files.results).toEqual([]);
+		expect(sim.log.all()).toHaveLength(0);
+	});
+});
+
+describe('Workplace Knowledge API credential', () => {
+	it('tests the key with a one-record list, and reports a wrong key', async () => {
+		sim.log.clear();
+		const ok = await testCredential('workplaceKnowledgeApi', knowledgeCredentials(sim).workplaceKnowledgeApi);
+		expect(ok.status).toBe('OK');
+		const [request] = sim.log.all();
+		expect([request.method, request.path, request.query]).toEqual(['GET', '/api/v1/knowledge', { page: '1', pageSize: '1' }]);
+
+		const bad = await testCredential('workplaceKnowledgeApi', knowledgeCredentials(sim, 'wrong').workplaceKnowledgeApi);
+		expect(bad.status).toBe('Error');
+		expect(sim.log.all()[1].status).toBe(401);
+	});
+});
