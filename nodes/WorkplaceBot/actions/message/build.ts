@@ -111,7 +111,8 @@ function buildActions(collection: unknown, options: { area: boolean }): IDataObj
 
 function buildColumn(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
 	const column: IDataObject = {};
-	copy(column, values, { optional: ['thumbnailImageUrl', 'imageBackgroundColor', 'title'], required: ['text'] });
+	copy(column, values, { optional: ['thumbnailImageUrl', 'imageBackgroundColor', 'title'] });
+	copy(column, values, { required: ['text'] });
 	const actions = parseJsonValue(values.actionsJson, [...path, 'actions'], violations, { list: true });
 	if (actions !== undefined) column.actions = actions as IDataObject[];
 	const defaultAction = parseJsonValue(values.defaultActionJson, [...path, 'defaultAction'], violations, {
@@ -125,9 +126,9 @@ function buildTemplate(values: Values, path: FieldPath, violations: Violation[])
 	const options = isObject(values.templateOptions) ? values.templateOptions : {};
 	const type = values.templateType ?? 'buttons';
 	const template: IDataObject = { type };
-	copy(template, options, { optional: ['imageAspectRatio', 'imageSize'] });
 	const templatePath = [...path, 'template'];
 	if (type === 'carousel') {
+		copy(template, options, { optional: ['imageAspectRatio', 'imageSize'] });
 		for (const key of ['imageBackgroundColor', 'defaultActionJson']) {
 			if (!isBlank(options[key])) {
 				violations.push({
@@ -142,8 +143,9 @@ function buildTemplate(values: Values, path: FieldPath, violations: Violation[])
 		);
 		return template;
 	}
+	// Keys in the order of the spec's table, as a JSON author would write them.
 	copy(template, values, { optional: ['thumbnailImageUrl'] });
-	copy(template, options, { optional: ['imageBackgroundColor'] });
+	copy(template, options, { optional: ['imageAspectRatio', 'imageSize', 'imageBackgroundColor'] });
 	copy(template, values, { optional: ['title'] });
 	if (values.templateText !== undefined) template.text = values.templateText;
 	template.actions = buildActions(values.actions, { area: false });
