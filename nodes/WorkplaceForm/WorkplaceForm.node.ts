@@ -1,0 +1,51 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestOptionsProperty } from '../shared/descriptions';
+import { routeOperations } from '../shared/router';
+import * as form from './actions/form';
+
+export class WorkplaceForm implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Workplace Form',
+		name: 'workplaceForm',
+		icon: { light: 'file:workplaceForm.svg', dark: 'file:workplaceForm.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Create Workplace forms that collect input from people: text inputs, choices and approve/reject actions, with optional approval in stages',
+		defaults: { name: 'Workplace Form' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'workplaceFormApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Form',
+						value: 'form',
+						description: 'A request sent to people for input or approval, such as a purchase or leave request',
+					},
+				],
+				default: 'form',
+			},
+			...form.description,
+			requestOptionsProperty,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await routeOperations.call(this, { form: form.operations });
+	}
+}

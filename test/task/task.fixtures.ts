@@ -1,0 +1,41 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { LoggedRequest, Simulator } from '../../simulator';
+import type { RunNodeOptions } from '../helpers/engine';
+import { runNode } from '../helpers/engine';
+
+export const NODE = 'workplaceTask';
+export const TASKS = '/api/v1/task-projects/tasks';
+
+export function taskCredentials(sim: Simulator, token = sim.credentials.taskJwt): Record<string, IDataObject> {
+	return { workplaceTaskApi: { baseUrl: sim.url, token } };
+}
+
+/** Runs the Task node once against the simulator with a fresh request log. */
+export async function runTask(
+	sim: Simulator,
+	parameters: INodeParameters,
+	options: Partial<RunNodeOptions> & { token?: string } = {},
+) {
+	sim.log.clear();
+	const { token, ...rest } = options;
+	const result = await runNode({
+		nodeType: NODE,
+		parameters: { resource: 'task', operation: 'create', ...parameters },
+		credentials: taskCredentials(sim, token),
+		...rest,
+	});
+	return { ...result, requests: sim.log.all().filter((r) => r.interface === 'task') };
+}
+
+/** The single request a run made; fails loudly when there were more or fewer. */
+export function only(requests: LoggedRequest[]): LoggedRequest {
+	if (requests.length !== 1) {
+		throw new Error(
+			`expected exactly one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
+		);
+	}
+	return requests[0];
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
