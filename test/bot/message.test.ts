@@ -349,6 +349,29 @@ describe('Workplace Bot: Send to Thread (v2 push)', () => {
 		expect(pushes.map((r) => (r.body as { messages: IDataObject[] }).messages[0].text)).toEqual(['first', 'second', 'third']);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
+
+	it('sends to different threads concurrently, each thread in item order (conversation key gid + tid)', async () => {
+		sim.faults.add({ path: PUSH, latencyMs: 150, times: Infinity });
+		const threads = [project.mainThreadId, release._id];
+		const inputItems: TestInputItem[] = Array.from({ length: 6 }, (_, n) => ({ json: { n, tid: threads[n % 2] } }));
+		const { items, error, pushes } = await runPush(
+			{ ...fields({ type: 'text', text: '={{ "item " + $json.n }}' }), threadId: '={{ $json.tid }}', requestOptions: { concurrency: 5 } },
+			{ inputItems },
+		);
+		expect(error).toBeUndefined();
+		const textsTo = (tid: string) =>
+			pushes.filter((r) => (r.body as IDataObject).tid === tid).map((r) => (r.body as { messages: IDataObject[] }).messages[0].text);
+		expect(textsTo(project.mainThreadId)).toEqual(['item 0', 'item 2', 'item 4']);
+		expect(textsTo(release._id)).toEqual(['item 1', 'item 3', 'item 5']);
+		// Pushes to the two threads overlapped: one left while the other (150 ms) was still unanswered.
+		const overlapped = pushes.some(
+			(r, k) => k > 0 && (r.body as IDataObject).tid !== (pushes[k - 1].body as IDataObject).tid && r.time - pushes[k - 1].time < 100,
+		);
+		expect(overlapped).toBe(true);
+		expect(items.map((i) => [i.pairedItem, i.json.tid])).toEqual(
+			inputItems.map((item, n) => [{ item: n }, item.json.tid]),
+		);
+	});
 });
 
 // ----------------------------------------------------------------- limits: nothing is sent
