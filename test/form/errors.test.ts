@@ -1,0 +1,95 @@
+import type { NodeApiError } from 'n8n-workflow';
+
+import type { Simulator } from '../../simulator';
+import { startSimulator } from '../../simulator';
+import { testCredential } from '../helpers/engine';
+import { BASE, formCredentials, FORMS, only, runForm } from './form.fixtures';
+
+let sim: Simulator;
+
+beforeAll(async () => {
+	sim = await startSimulator({ port: 0 });
+});
+beforeEach(() => {
+	sim.state.reset();
+	sim.faults.clear();
+	sim.log.clear();
+});
+afterAll(async () => await sim.close());
+
+describe('Workplace Form: platform errors', () => {
+	it('401: a wrong API key is a NodeApiError that does not contain the key', async () => {
+		const apiKey = 'wrong-form-key-must-not-leak';
+		const { error, requests } = await runForm(sim, BASE, { credentials: formCredentials(sim, { apiKey }) });
+		expect(only(requests).status).toBe(401);
+		expect((error as NodeApiError).httpCode).toBe('401');
+		expect(error?.message).toBe('HTTP 401: Invalid API key');
+		expect(JSON.stringify({ m: error?.message, d: (error as NodeApiError).description, c: (error as NodeApiError).context })).not.toContain(apiKey);
+	});
+
+	it('404: unknown usernames are listed field by field', async () => {
+		const { error, requests } = await runForm(sim, { ...BASE, receiverUserIds: 'bob, zed' });
+		expect(only(requests).status).toBe(404);
+		expect(error?.message).toBe('HTTP 404: Unknown username(s): zed [receiverUserIds[1]: user zed not found]');
+		expect((error as NodeApiError).description).toContain('Code: user_not_found');
+	});
+
+	it('429: waits for Retry-After and sends the form once more; one form exists', async () => {
+		sim.faults.add({ method: 'POST', path: FORMS, status: 429, retryAfter: 1 });
+		const { error, requests } = await runForm(sim, BASE);
+		expect(error).toBeUndefined();
+		expect(requests.map((r) => r.status)).toEqual([429, 201]);
+		expect(sim.state.forms()).toHaveLength(1);
+	});
+
+	it('503: not retried (the form API takes no idempotency key, the form may exist); the error says so', async () => {
+		sim.faults.add({ method: 'POST', path: FORMS, status: 503, afterHandler: true });
+		const { error, requests } = await runForm(sim, BASE);
+		expect(only(requests).status).toBe(503);
+		expect((error as NodeApiError).httpCode).toBe('503');
+		expect(sim.state.forms()).toHaveLength(1);
+	});
+
+	it('Continue On Fail: error items are paired with their input items', async () => {
+		const { error, items, requests } = await runForm(
+			sim,
+			{ ...BASE, receiverUserIds: '={{ $json.to }}' },
+			{ continueOnFail: true, inputItems: [{ json: { to: 'bob' } }, { json: { to: '' } }, { json: { to: 'nobody' } }, { json: { to: 'carol' } }] },
+		);
+		expect(error).toBeUndefined();
+		expect(requests.map((r) => r.status)).toEqual([201, 404, 201]);
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items[0].json.receiverUserIds).toEqual(['bob']);
+		expect(items[1].json.error).toBe('Item 1: "Recipient Usernames" must contain at least one username, got []');
+		expect(items[2].json).toMatchObject({ error: 'HTTP 404: Unknown username(s): nobody [receiverUserIds[0]: user nobody not found]', httpCode: '404' });
+		expect(items[3].json.receiverUserIds).toEqual(['carol']);
+	});
+});
+
+describe('Workplace Form API credential test', () => {
+	const data = () => formCredentials(sim).workplaceFormApi;
+
+	it('passes with a valid key and token: an incomplete form is rejected (400), nothing is created', async () => {
+		const result = await testCredential('workplaceFormApi', data());
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const request = only(sim.log.all());
+		expect([request.method, request.path, request.status]).toEqual(['POST', FORMS, 400]);
+		expect(request.headers['x-api-key']).toBe(sim.credentials.formApiKey);
+		expect(request.headers['x-api-token']).toBe(sim.credentials.formApiToken);
+		expect(sim.state.forms()).toHaveLength(0);
+	});
+
+	it.each([
+		['API key', { apiKey: 'wrong' }],
+		['token', { token: 'wrong' }],
+	])('fails with a wrong %s (401)', async (_name, override) => {
+		const result = await testCredential('workplaceFormApi', { ...data(), ...override });
+		expect(result).toEqual({ status: 'Error', message: 'The platform rejected the API key or the token (401)' });
+	});
+
+	it.each([['/v1'], ['/wrong']])('fails with a Base URL ending in %s (404)', async (suffix) => {
+		const result = await testCredential('workplaceFormApi', { ...data(), baseUrl: `${sim.url}${suffix}` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/No form API at this Base URL/);
+	});
+});
