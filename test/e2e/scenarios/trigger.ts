@@ -1,0 +1,208 @@
+/**
+ * Workplace Trigger in real n8n: `n8n start`, workflows with the trigger created and ACTIVATED
+ * (production webhook URL), deliveries posted by the simulator's webhook sender, and the
+ * executions n8n recorded counted after every case.
+ *
+ * The runner executes scenarios with `n8n execute`; the trigger work happens in before() on an
+ * own `n8n start` (test/e2e/trigger-server.ts), and the executed workflow is a placeholder.
+ */
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+
+import { joinEvent, messageEvent, postbackEvent, SEED, sendWebhook, userEvent } from '../../../simulator';
+import type { WebhookOptions, WebhookResult, WebhookDelivery } from '../../../simulator';
+import { startTriggerServer, type TriggerServer } from '../trigger-server';
+import type { Scenario, ScenarioContext, WorkflowJson } from '../types';
+import { chain, manualTrigger, PACKAGE, set } from '../workflow';
+
+interface CaseResult {
+	name: string;
+	status: number;
+	expectedStatus: number | number[];
+	executionsBefore: number;
+	executionsAfter: number;
+	expectedNewExecutions: number;
+}
+
+interface TargetReport {
+	cases: CaseResult[];
+	/** Final executions of the signed workflow. */
+	signedExecutions: number;
+	imageExecution?: Record<string, unknown>;
+	imageRequests: number;
+	unsignedExecutions: number;
+}
+
+const reports = new Map<string, TargetReport>();
+
+function triggerWorkflow(webhookId: string, parameters: Record<string, unknown>, credentials: Record<string, { id: string; name: string }>): WorkflowJson {
+	return {
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Workplace Trigger',
+				type: `${PACKAGE}.workplaceTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters,
+				credentials,
+				webhookId,
+			},
+		],
+		connections: {},
+	};
+}
+
+async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<TargetReport> {
+	const secret = ctx.sim.credentials.webhookSecret;
+	const secretId = await srv.createCredential('Workplace webhook secret (e2e)', 'workplaceWebhookApi', { secret });
+	const botId = await srv.createCredential('Workplace bot (e2e)', 'workplaceBotOAuth2Api', {
+		baseUrl: ctx.sim.url,
+		clientId: ctx.sim.credentials.botClientId,
+		clientSecret: ctx.sim.credentials.botClientSecret,
+	});
+
+	// Signed workflow: message, join and user created only.
+	const signedHook = randomUUID();
+	const signedId = await srv.createActiveWorkflow(
+		'e2e trigger: signed',
+		triggerWorkflow(
+			signedHook,
+			{ verification: 'secret', events: ['message', 'join', 'userCreated'] },
+			{ workplaceWebhookApi: { id: secretId, name: 'Workplace webhook secret (e2e)' } },
+		),
+	);
+	const url = srv.webhookUrl(signedHook, 'webhook');
+	await srv.waitForWebhook(url);
+
+	const cases: CaseResult[] = [];
+	let count = (await srv.settledExecutions(signedId, 500)).length;
+	const check = async (
+		name: string,
+		expectedStatus: number | number[],
+		expectedNewExecutions: number,
+		send: () => Promise<WebhookResult | WebhookResult[]>,
+	) => {
+		const results = [await send()].flat();
+		const after = (await srv.settledExecutions(signedId)).length;
+		const status = results[0].status;
+		for (const r of results) {
+			if (r.status !== status) throw new Error(`${name}: mixed statuses ${results.map((x) => x.status).join(', ')}`);
+		}
+		cases.push({ name, status, expectedStatus, executionsBefore: count, executionsAfter: after, expectedNewExecutions });
+		count = after;
+	};
+	const signedSend = (delivery: WebhookDelivery, opts: WebhookOptions = {}) => sendWebhook(url, delivery, { secret, ...opts });
+
+	const first = messageEvent({ text: 'hex signed ✓' });
+	const second = messageEvent({ text: 'base64 signed' });
+	await check('hex signature', 200, 1, () => signedSend({ kind: 'bot', events: [first] }, { signature: 'hex' }));
+	await check('base64 signature', 200, 1, () => signedSend({ kind: 'bot', events: [second] }, { signature: 'base64' }));
+	await check('wrong signature', 401, 0, () => signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'wrong' }));
+	await check('missing signature', 401, 0, () => signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'none' }));
+	await check('truncated signature', 401, 0, () => signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'truncated' }));
+	await check('duplicate (same delivery again, hex)', 200, 0, () => signedSend({ kind: 'bot', events: [first] }));
+	await check('duplicate (same message id, new replyToken, base64)', 200, 0, () =>
+		signedSend({ kind: 'bot', events: [{ ...second, replyToken: 'another-token' }] }, { signature: 'base64' }),
+	);
+	const simultaneous = joinEvent();
+	await check('3 identical deliveries at the same time', 200, 1, () =>
+		Promise.all([1, 2, 3].map(() => signedSend({ kind: 'bot', events: [simultaneous] }))),
+	);
+	// n8n parses an application/json body itself before any node runs and answers 422 to bad JSON.
+	await check('malformed JSON (application/json, answered by n8n)', [400, 422], 0, () =>
+		signedSend({ raw: '{"events": [' }),
+	);
+	await check('malformed JSON (text/plain, answered by the trigger)', 400, 0, () =>
+		signedSend({ raw: '{"events": [', headers: { 'content-type': 'text/plain' } }),
+	);
+	await check('wrong shape ({"hello": 1})', 400, 0, () => signedSend({ raw: '{"hello": 1}' }));
+	await check('wrong shape (events not an array)', 400, 0, () => signedSend({ raw: '{"events": {"type": "message"}}' }));
+	await check('no selected event (postback only)', 200, 0, () => signedSend({ kind: 'bot', events: [postbackEvent()] }));
+	await check('user created', 200, 1, () => signedSend({ kind: 'user', ...userEvent('created') }));
+	await check('user deleted (not selected)', 200, 0, () => signedSend({ kind: 'user', ...userEvent('deleted') }));
+	await check('user created, wrong signature', 401, 0, () =>
+		signedSend({ kind: 'user', ...userEvent('created') }, { signature: 'wrong' }),
+	);
+	const signedExecutions = count;
+
+	// Download Images: a message with a pictureId gets the picture through the bot API.
+	const imageHook = randomUUID();
+	const imageId = await srv.createActiveWorkflow(
+		'e2e trigger: images',
+		triggerWorkflow(
+			imageHook,
+			{ verification: 'secret', events: ['message'], downloadImages: true, imageSize: 'small' },
+			{
+				workplaceWebhookApi: { id: secretId, name: 'Workplace webhook secret (e2e)' },
+				workplaceBotOAuth2Api: { id: botId, name: 'Workplace bot (e2e)' },
+			},
+		),
+	);
+	const imageUrl = srv.webhookUrl(imageHook, 'webhook');
+	await srv.waitForWebhook(imageUrl);
+	ctx.sim.log.clear();
+	const imageResult = await sendWebhook(
+		imageUrl,
+		{ kind: 'bot', events: [messageEvent({ pictureId: SEED.pictures.first, fileName: 'photo.png' })] },
+		{ secret },
+	);
+	assert.equal(imageResult.status, 200, `image delivery answered ${imageResult.status}: ${imageResult.body}`);
+	const imageExecutions = await srv.settledExecutions(imageId);
+	const imageExecution = imageExecutions[0] ? await srv.execution(imageExecutions[0].id) : undefined;
+	const imageRequests = ctx.sim.log.find({ method: 'GET', path: `/file/image/${SEED.pictures.first}` }).length;
+
+	// Unsigned workflow: verification None accepts a delivery without a signature.
+	const openHook = randomUUID();
+	const openId = await srv.createActiveWorkflow(
+		'e2e trigger: unsigned',
+		triggerWorkflow(openHook, { verification: 'none', events: ['*'] }, {}),
+	);
+	const openUrl = srv.webhookUrl(openHook, 'webhook');
+	await srv.waitForWebhook(openUrl);
+	const open = await sendWebhook(openUrl, { kind: 'bot', events: [postbackEvent()] });
+	assert.equal(open.status, 200);
+	const unsignedExecutions = (await srv.settledExecutions(openId)).length;
+
+	return { cases, signedExecutions, imageExecution, imageRequests, unsignedExecutions };
+}
+
+export const scenario: Scenario = {
+	name: 'trigger: signed deliveries to an active workflow (n8n start)',
+	timeoutMs: 60_000,
+	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger cases run in before()' })]),
+	async before(ctx) {
+		const srv = await startTriggerServer(ctx);
+		try {
+			reports.set(ctx.target, await runCases(ctx, srv));
+		} catch (e) {
+			throw new Error(`${(e as Error).message}\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}`);
+		} finally {
+			await srv.stop();
+		}
+	},
+	assert(_result, ctx) {
+		const report = reports.get(ctx.target);
+		assert.ok(report, 'before() produced no report');
+		const lines = report.cases.map((c) => {
+			const added = c.executionsAfter - c.executionsBefore;
+			return `${c.name}: HTTP ${c.status}, executions +${added} (total ${c.executionsAfter})`;
+		});
+		process.stdout.write(`      [n8n ${ctx.n8nVersion}] trigger cases:\n${lines.map((l) => `        ${l}`).join('\n')}\n`);
+		process.stdout.write(
+			`        images: ${report.imageRequests} GET /file/image, unsigned workflow executions: ${report.unsignedExecutions}\n`,
+		);
+		for (const c of report.cases) {
+			const allowed = [c.expectedStatus].flat();
+			assert.ok(allowed.includes(c.status), `${c.name}: HTTP ${c.status}, expected ${allowed.join(' or ')}`);
+			assert.equal(c.executionsAfter - c.executionsBefore, c.expectedNewExecutions, `${c.name}: new executions`);
+		}
+		assert.equal(report.signedExecutions, 4, 'executions of the signed workflow');
+		assert.equal(report.unsignedExecutions, 1, 'executions of the unsigned workflow');
+		assert.equal(report.imageRequests, 1, 'picture requests to the simulator');
+		assert.ok(report.imageExecution, 'the image delivery recorded an execution');
+		const text = JSON.stringify(report.imageExecution);
+		assert.match(text, /image\/png/, 'the execution holds a PNG binary');
+		assert.match(String(report.imageExecution.status), /success/, 'the image execution succeeded');
+	},
+};

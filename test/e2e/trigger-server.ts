@@ -1,0 +1,134 @@
+/**
+ * A real `n8n start` for trigger scenarios: an own user folder (with the community package the
+ * runner installed copied in, so the runner's owner setup and server check are untouched),
+ * credentials and workflows created through n8n's REST API, workflows activated (production
+ * webhooks registered), and the executions n8n recorded counted.
+ *
+ * The e2e runner executes scenarios with `n8n execute`, which cannot receive webhooks; a
+ * trigger scenario therefore does its work in `before()` with this helper.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { createUserFolder, findInstalled, startN8nServer, TARGETS, type N8nServer } from '../../scripts/lib/n8n';
+import { sleep } from '../../scripts/lib/proc';
+import type { ScenarioContext, WorkflowJson } from './types';
+
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode?: string;
+	finished?: boolean;
+}
+
+export interface TriggerServer {
+	server: N8nServer;
+	userFolder: string;
+	/** Creates a credential; returns its id. */
+	createCredential(name: string, type: string, data: Record<string, unknown>): Promise<string>;
+	/** Creates and activates a workflow; returns its id. */
+	createActiveWorkflow(name: string, workflow: WorkflowJson): Promise<string>;
+	/** Production URL of a webhook node: /webhook/<webhookId>/<path>. */
+	webhookUrl(webhookId: string, webhookPath: string): string;
+	/**
+	 * Waits until n8n serves a production webhook (2.x registers them shortly after the activate
+	 * call answers). Probes with `{"events": []}`: 401 or 200, and never a run, from the trigger.
+	 */
+	waitForWebhook(url: string): Promise<void>;
+	/** Executions of a workflow once none is running and the count stayed the same for `quietMs`. */
+	settledExecutions(workflowId: string, quietMs?: number): Promise<ExecutionSummary[]>;
+	/** One execution with its data, as the REST API returns it. */
+	execution(id: string): Promise<Record<string, unknown>>;
+	stop(): Promise<void>;
+}
+
+export async function startTriggerServer(ctx: ScenarioContext): Promise<TriggerServer> {
+	const inst = findInstalled(TARGETS[ctx.target]);
+	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
+	const userFolder = createUserFolder(`n8n-e2e-trigger-${ctx.target}-`);
+	// The package as the runner installed it (Community Nodes layout); n8n loads it at start.
+	fs.cpSync(path.join(ctx.userFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+	let server: N8nServer;
+	try {
+		server = await startN8nServer(inst, { userFolder, logLevel: process.env.E2E_VERBOSE === '1' ? 'debug' : 'warn' });
+	} catch (e) {
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		throw e;
+	}
+	try {
+		await server.setupOwner();
+	} catch (e) {
+		await server.stop();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		throw e;
+	}
+
+	const listExecutions = async (workflowId: string): Promise<ExecutionSummary[]> => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const data = await server.rest<{ results?: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
+		return data.results ?? [];
+	};
+
+	return {
+		server,
+		userFolder,
+		async createCredential(name, type, data) {
+			const created = await server.rest<{ id: string }>('POST', '/credentials', { name, type, data });
+			return created.id;
+		},
+		async createActiveWorkflow(name, workflow) {
+			const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', {
+				name,
+				nodes: workflow.nodes,
+				connections: workflow.connections,
+				settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all', ...(workflow.settings ?? {}) },
+				active: false,
+			});
+			await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+			return created.id;
+		},
+		webhookUrl(webhookId, webhookPath) {
+			return `${server.url}/webhook/${webhookId}/${webhookPath}`;
+		},
+		async waitForWebhook(hookUrl) {
+			const deadline = Date.now() + 30_000;
+			for (;;) {
+				const res = await fetch(hookUrl, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{"events":[]}',
+					signal: AbortSignal.timeout(10_000),
+				});
+				await res.text();
+				if (res.status !== 404) return;
+				if (Date.now() > deadline) throw new Error(`${hookUrl} is still not registered (404)`);
+				await sleep(250);
+			}
+		},
+		async settledExecutions(workflowId, quietMs = 1500) {
+			const deadline = Date.now() + 60_000;
+			let last = -1;
+			let stableSince = Date.now();
+			for (;;) {
+				const list = await listExecutions(workflowId);
+				const running = list.some((e) => ['new', 'running', 'waiting'].includes(e.status));
+				if (list.length !== last || running) {
+					last = list.length;
+					stableSince = Date.now();
+				} else if (Date.now() - stableSince >= quietMs) {
+					return list;
+				}
+				if (Date.now() > deadline) throw new Error(`executions of ${workflowId} did not settle: ${JSON.stringify(list)}`);
+				await sleep(250);
+			}
+		},
+		async execution(id) {
+			return await server.rest<Record<string, unknown>>('GET', `/executions/${id}`);
+		},
+		async stop() {
+			await server.stop();
+			if (process.env.E2E_KEEP === '1') process.stdout.write(`      trigger user folder kept: ${userFolder}\n`);
+			else fs.rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+}
