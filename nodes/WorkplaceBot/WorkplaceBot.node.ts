@@ -13,11 +13,13 @@ import * as directMessage from './actions/directMessage';
 import * as group from './actions/group';
 import * as groupMessage from './actions/groupMessage';
 import * as image from './actions/image';
+import * as message from './actions/message';
 import * as user from './actions/user';
 
 const resources: ResourceMap = {
 	directMessage: directMessage.operations,
 	groupMessage: groupMessage.operations,
+	message: message.operations,
 	group: group.operations,
 	user: user.operations,
 	image: image.operations,
@@ -32,7 +34,7 @@ export class WorkplaceBot implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Send messages as a Workplace bot to users, groups and topics, create groups and topics, and look up users',
+			'Send messages as a Workplace bot to users, groups and topics (text, pictures, files, buttons, carousels, quick replies), create groups and topics, and look up users',
 		defaults: { name: 'Workplace Bot' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -66,6 +68,12 @@ export class WorkplaceBot implements INodeType {
 						description: 'Pictures users sent to the bot',
 					},
 					{
+						name: 'Message',
+						value: 'message',
+						description:
+							'Rich messages (text, image, video, audio, imagemap, buttons and carousel templates, quick replies) pushed to a thread',
+					},
+					{
 						name: 'User',
 						value: 'user',
 						description: 'User lookups and the direct chat between the bot and a user',
@@ -75,6 +83,7 @@ export class WorkplaceBot implements INodeType {
 			},
 			...directMessage.description,
 			...groupMessage.description,
+			...message.description,
 			...group.description,
 			...user.description,
 			...image.description,

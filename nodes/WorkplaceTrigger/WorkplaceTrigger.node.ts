@@ -2,7 +2,6 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
-	IExecuteFunctions,
 	IHookFunctions,
 	INodeCredentialTestResult,
 	INodeExecutionData,
@@ -328,9 +327,8 @@ export class WorkplaceTrigger implements INodeType {
 						qs: { size },
 						stream: true,
 					});
-					// responseToBinary only uses helpers.prepareBinaryData, which webhook functions have too.
 					const binary = await responseToBinary(
-						this as unknown as IExecuteFunctions,
+						this,
 						response,
 						candidate.pictureId,
 					);

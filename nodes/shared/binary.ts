@@ -154,7 +154,7 @@ function header(headers: IDataObject, name: string): string | undefined {
  * MIME type from Content-Type.
  */
 export async function responseToBinary(
-	ctx: IExecuteFunctions,
+	ctx: { helpers: Pick<IExecuteFunctions['helpers'], 'prepareBinaryData'> },
 	response: WorkplaceResponse<BinaryStream>,
 	fallbackFileName: string,
 ): Promise<IBinaryData> {
