@@ -1,7 +1,6 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -10,20 +9,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestOptionsProperty } from '../shared/descriptions';
 import { routeOperations } from '../shared/router';
 import * as task from './actions/task';
-
-/** "Request Options", saying that task creation IS retried after a 5xx (it carries an Idempotency-Key). */
-const taskRequestOptions: INodeProperties = {
-	...requestOptionsProperty,
-	options: (requestOptionsProperty.options as INodeProperties[]).map((option) =>
-		option.name === 'maxServerErrorRetries'
-			? {
-					...option,
-					description:
-						'How many times creating a task is retried after a 5xx answer or a lost connection, with backoff. Safe: every retry repeats the same Idempotency-Key, so the platform creates the task once.',
-				}
-			: option,
-	),
-};
 
 export class WorkplaceTask implements INodeType {
 	description: INodeTypeDescription = {
@@ -56,7 +41,7 @@ export class WorkplaceTask implements INodeType {
 				default: 'task',
 			},
 			...task.description,
-			taskRequestOptions,
+			requestOptionsProperty,
 		],
 	};
 

@@ -34,7 +34,7 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 2,
 			description:
-				'How many times a read, replace or delete is retried after a 5xx answer or a lost connection. Creates and uploads are never retried after these, so nothing is created twice.',
+				'How many times a call the platform can safely receive twice (a read, replace or delete, or a create sent with an idempotency key) is retried after a 5xx answer or a lost connection. Other creates, uploads and sends are never retried after these, so nothing is created twice.',
 		},
 	],
 };

@@ -51,6 +51,11 @@ export interface WorkplaceRequest {
 	headers?: IDataObject;
 	/** Return the response body as a stream (downloads). */
 	stream?: boolean;
+	/**
+	 * Sent as the `Idempotency-Key` header. The platform answers a repeat of the same key with
+	 * the first result, so such a POST is retried after a 5xx or a lost connection like a GET.
+	 */
+	idempotencyKey?: string;
 }
 
 export interface WorkplaceResponse<T = unknown> {
@@ -216,7 +221,8 @@ function tokenGateFor(ctx: RequestContext): TokenGate {
  *
  * Retries: a 429 is always retried after Retry-After (the platform did not process
  * the call), bounded by the policy. A 5xx or a lost connection is retried only for
- * idempotent methods: a POST that may have reached the platform is never sent twice.
+ * idempotent calls (GET, PUT, DELETE, or a POST with an Idempotency-Key): a POST that
+ * may have reached the platform is never sent twice.
  * A 401 on an expirable-token credential renews the token once and retries once.
  */
 export async function workplaceRequest<T = unknown>(
@@ -229,7 +235,7 @@ export async function workplaceRequest<T = unknown>(
 	const credentials = await ctx.getCredentials(api.credentialType, itemIndex);
 	const baseUrl = api.baseUrl(credentials).replace(/\/+$/, '');
 	const policy = getRetryPolicy(ctx, itemIndex);
-	const idempotent = IDEMPOTENT_METHODS.has(request.method);
+	const idempotent = IDEMPOTENT_METHODS.has(request.method) || Boolean(request.idempotencyKey);
 	const gate = api.tokenRefreshProbe ? tokenGateFor(ctx) : undefined;
 
 	const send = (target: WorkplaceRequest): Send => async (ignoreHttpStatusErrors) => {
@@ -237,7 +243,11 @@ export async function workplaceRequest<T = unknown>(
 			method: target.method,
 			url: `${baseUrl}${target.path}`,
 			qs: target.qs,
-			headers: { accept: 'application/json', ...(target.headers ?? {}) },
+			headers: {
+				accept: 'application/json',
+				...(target.idempotencyKey ? { 'Idempotency-Key': target.idempotencyKey } : {}),
+				...(target.headers ?? {}),
+			},
 			returnFullResponse: true,
 			ignoreHttpStatusErrors,
 		};

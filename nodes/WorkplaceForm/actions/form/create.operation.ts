@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invalidInput, parseJsonObject } from '../../../shared/validation';
-import { DATE_FORMS_HINT, parseDateInput, toDateOnly, toIsoUtc } from '../../../WorkplaceTask/dates';
+import { DATE_FORMS_HINT, parseDateInput, toDateOnly, toIsoUtc } from '../../../shared/dates';
 import { checkFormBody } from '../../validate';
 import { formRequest } from '../../transport';
 

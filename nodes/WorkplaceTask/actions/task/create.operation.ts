@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invalidInput, parseJsonObject, requireInteger, requireString } from '../../../shared/validation';
-import { DATE_FORMS_HINT, parseDateInput, toIsoUtc } from '../../dates';
+import { DATE_FORMS_HINT, parseDateInput, toIsoUtc } from '../../../shared/dates';
 import { createTaskRequest } from '../../transport';
 
 /** The spec's recommended limits (Limits: task title, task description). */
