@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { returnAllOrLimit } from '../../shared/descriptions';
 
 const ID_PATTERN = '[^\\s/?#]+';
 
@@ -135,4 +137,28 @@ export function uploadOptions(): INodeProperties {
 			},
 		],
 	};
+}
+
+/** Return All / Limit and the page size option of both Get Many operations. */
+export const getManyProperties: INodeProperties[] = [
+	...returnAllOrLimit(undefined),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [pageSizeOption],
+	},
+];
+
+/** Reads what getManyProperties asks for: the page size, and the limit unless Return All. */
+export function getManyParameters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { pageSize: number; limit?: number } {
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? undefined : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
+	const { pageSize = 50 } = ctx.getNodeParameter('options', itemIndex, {}) as { pageSize?: number };
+	return { pageSize, limit };
 }

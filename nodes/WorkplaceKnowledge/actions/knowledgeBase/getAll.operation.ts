@@ -1,30 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../../shared/descriptions';
 import { knowledgeList } from '../../transport';
-import { pageSizeOption } from '../common.descriptions';
-
-const properties: INodeProperties[] = [
-	...returnAllOrLimit(undefined),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [pageSizeOption],
-	},
-];
+import { getManyParameters, getManyProperties } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['knowledgeBase'], operation: ['getAll'] } },
-	properties,
+	getManyProperties,
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
-	const { pageSize = 50 } = this.getNodeParameter('options', itemIndex, {}) as { pageSize?: number };
-	return await knowledgeList(this, '/knowledge', itemIndex, { pageSize, limit });
+	return await knowledgeList(this, '/knowledge', itemIndex, getManyParameters(this, itemIndex));
 }
