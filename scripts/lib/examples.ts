@@ -1,0 +1,158 @@
+/**
+ * The example workflows (examples/*.json) and the five simulator credentials they reference,
+ * shared by the dev script (scripts/dev.ts) and the e2e scenario that runs every example
+ * (test/e2e/scenarios/examples.ts).
+ *
+ * The credential ids and names below are the ones the example files reference; `npm run dev`
+ * imports the credentials with them, so the examples open with their credentials selected.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { importCredentials, importWorkflows, n8nEnv, repoRoot, type N8nInstall, type N8nServer } from './n8n';
+
+/** What the credentials need from a running simulator (build/simulator startSimulator()). */
+export interface SimulatorInfo {
+	url: string;
+	knowledgeUrl: string;
+	credentials: {
+		knowledgeApiKey: string;
+		botClientId: string;
+		botClientSecret: string;
+		formApiKey: string;
+		formApiToken: string;
+		taskJwt: string;
+		webhookSecret: string;
+		[name: string]: string;
+	};
+}
+
+export interface ExampleCredential {
+	id: string;
+	name: string;
+	type: string;
+	data(sim: SimulatorInfo): Record<string, unknown>;
+}
+
+/**
+ * Ids are those of test/e2e (credentialId('<type>/simulator')), so an e2e run that imports both the
+ * scenarios' and the examples' credentials holds each credential once.
+ */
+export const EXAMPLE_CREDENTIALS: ExampleCredential[] = [
+	{
+		id: 'cred32f1e0907608',
+		name: 'Workplace Knowledge (simulator)',
+		type: 'workplaceKnowledgeApi',
+		data: (sim) => ({ knowledgeUrl: sim.knowledgeUrl, apiKey: sim.credentials.knowledgeApiKey }),
+	},
+	{
+		id: 'cred2de6d4e6994b',
+		name: 'Workplace Bot (simulator)',
+		type: 'workplaceBotOAuth2Api',
+		data: (sim) => ({ baseUrl: sim.url, clientId: sim.credentials.botClientId, clientSecret: sim.credentials.botClientSecret }),
+	},
+	{
+		id: 'cred86f50d84c2f5',
+		name: 'Workplace Form (simulator)',
+		type: 'workplaceFormApi',
+		data: (sim) => ({ baseUrl: sim.url, apiKey: sim.credentials.formApiKey, token: sim.credentials.formApiToken }),
+	},
+	{
+		id: 'credad94025fb624',
+		name: 'Workplace Task (simulator)',
+		type: 'workplaceTaskApi',
+		data: (sim) => ({ baseUrl: sim.url, token: sim.credentials.taskJwt }),
+	},
+	{
+		id: 'cred086ab4c5744f',
+		name: 'Workplace Webhook (simulator)',
+		type: 'workplaceWebhookApi',
+		data: (sim) => ({ secret: sim.credentials.webhookSecret }),
+	},
+];
+
+export interface ExampleWorkflow {
+	/** File name in examples/, e.g. `bot-buttons-to-direct-chat.json`. */
+	file: string;
+	id: string;
+	name: string;
+	nodes: Array<{
+		id: string;
+		name: string;
+		type: string;
+		typeVersion: number;
+		position: [number, number];
+		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+		webhookId?: string;
+		[key: string]: unknown;
+	}>;
+	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+	settings?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export function examplesDir(): string {
+	return path.join(repoRoot(), 'examples');
+}
+
+/** Every examples/*.json, sorted by file name. */
+export function loadExamples(): ExampleWorkflow[] {
+	const dir = examplesDir();
+	return fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((file) => ({ ...(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as ExampleWorkflow), file }));
+}
+
+export function loadExample(file: string): ExampleWorkflow {
+	const found = loadExamples().find((e) => e.file === file);
+	if (!found) throw new Error(`examples/${file} does not exist`);
+	return found;
+}
+
+/** Workflows started by a Workplace Trigger: they run once activated, when a delivery arrives. */
+export function isTriggerStarted(example: ExampleWorkflow): boolean {
+	return example.nodes.some((n) => n.type.endsWith('.workplaceTrigger'));
+}
+
+/** The example as `n8n import:workflow` takes it (without our `file` key, inactive). */
+export function importable(example: ExampleWorkflow): Record<string, unknown> {
+	const { file: _file, ...workflow } = example;
+	void _file;
+	return { ...workflow, active: false };
+}
+
+/**
+ * Imports the five simulator credentials and every example into a user folder with n8n's CLI
+ * (`import:credentials`, `import:workflow`; both replace entries with the same id). Run it while
+ * no n8n server uses the folder.
+ */
+export async function importExamples(
+	inst: N8nInstall,
+	userFolder: string,
+	sim: SimulatorInfo,
+	workDir: string,
+): Promise<{ credentials: string[]; workflows: string[] }> {
+	const env = n8nEnv(inst, { userFolder });
+	const creds = EXAMPLE_CREDENTIALS.map((c) => ({ id: c.id, name: c.name, type: c.type, data: c.data(sim) }));
+	await importCredentials(inst, env, creds, workDir);
+	const examples = loadExamples();
+	await importWorkflows(inst, env, examples.map(importable), workDir);
+	return { credentials: creds.map((c) => c.name), workflows: examples.map((e) => e.name) };
+}
+
+/** Activates a saved workflow through n8n's REST API (1.x and 2.x): its production webhooks go live. */
+export async function activateWorkflow(server: N8nServer, id: string): Promise<void> {
+	const wf = await server.rest<{ versionId?: string; active?: boolean }>('GET', `/workflows/${id}`);
+	if (wf.active) return;
+	await server.rest('POST', `/workflows/${id}/activate`, { versionId: wf.versionId });
+}
+
+/** Production URL of a Workplace Trigger: `<n8n>/webhook/<webhookId>/webhook`. */
+export function triggerWebhookUrl(serverUrl: string, example: ExampleWorkflow): string {
+	const trigger = example.nodes.find((n) => n.type.endsWith('.workplaceTrigger'));
+	if (!trigger?.webhookId) throw new Error(`${example.file} has no Workplace Trigger with a webhookId`);
+	return `${serverUrl.replace(/\/$/, '')}/webhook/${trigger.webhookId}/webhook`;
+}
