@@ -1,0 +1,362 @@
+/**
+ * Every workflow in examples/ in real n8n, as a user imports it (only its id and name are set by
+ * the runner), with the five simulator credentials `npm run dev` creates.
+ *
+ * - Examples started by a Manual Trigger run with `n8n execute`; the assertions check the output
+ *   items and what the simulator received.
+ * - Examples started by a Workplace Trigger run in before(): a user folder prepared exactly as
+ *   `npm run dev` prepares it (package copied from the runner's folder, credentials and examples
+ *   imported with n8n's CLI), `n8n start`, the examples activated through the REST API, a signed
+ *   delivery posted by the simulator's webhook sender, then the execution n8n recorded and the
+ *   bot's reply at the simulator are checked. The executed workflow is a placeholder.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { SimulatorState } from '../../../simulator';
+import { messageEvent, SEED, sendWebhook } from '../../../simulator';
+import {
+	activateWorkflow,
+	EXAMPLE_CREDENTIALS,
+	importable,
+	importExamples,
+	isTriggerStarted,
+	loadExample,
+	loadExamples,
+	triggerWebhookUrl,
+	type ExampleWorkflow,
+	type SimulatorInfo,
+} from '../../../scripts/lib/examples';
+import { createUserFolder, findInstalled, startN8nServer, TARGETS, type N8nServer } from '../../../scripts/lib/n8n';
+import { sleep } from '../../../scripts/lib/proc';
+import type { Scenario, ScenarioContext, ScenarioCredential, SimLoggedRequest, WorkflowJson } from '../types';
+import { chain, manualTrigger, set } from '../workflow';
+import { requestLines, sha256 } from '../workplace';
+
+const credentials: ScenarioCredential[] = EXAMPLE_CREDENTIALS.map((c) => ({
+	id: c.id,
+	name: c.name,
+	type: c.type,
+	data: (ctx) => c.data(ctx.sim as unknown as SimulatorInfo),
+}));
+
+const state = (ctx: ScenarioContext) => ctx.sim.state as SimulatorState;
+const knowledgePrefix = (ctx: ScenarioContext) => new URL(ctx.sim.knowledgeUrl).pathname.replace(/\/$/, '');
+/** The simulator log without token requests (a token saved with the credential may be reused). */
+const calls = (ctx: ScenarioContext): SimLoggedRequest[] => ctx.sim.log.all().filter((r) => r.path !== '/oauth/token');
+
+function asWorkflow(example: ExampleWorkflow): WorkflowJson {
+	return importable(example) as unknown as WorkflowJson;
+}
+
+/** A scenario running one example file with `n8n execute`. */
+function executable(file: string, assertions: Scenario['assert']): Scenario {
+	const example = loadExample(file);
+	return {
+		name: `example: ${file}`,
+		credentials,
+		workflow: () => asWorkflow(example),
+		assert: assertions,
+	};
+}
+
+const handbook = SEED.knowledge.handbook;
+const faq = SEED.knowledge.faq;
+const alice = SEED.users.alice;
+const bob = SEED.users.bob;
+const project = SEED.groups.project;
+
+const NOTES =
+	'# Onboarding notes\n\nLaptops are ordered by IT on the first day.\nAsk your buddy for access to the team channels.\n';
+const CHECKLIST = '# Release checklist\n\n1. Freeze the branch\n2. Run the end-to-end tests\n3. Tag and publish\n';
+
+const knowledgeExample = executable('knowledge-upload-and-list.json', (result, ctx) => {
+	const [uploaded] = result.json('Upload to Knowledge Base');
+	assert.equal(uploaded.name, 'onboarding-notes.md');
+	assert.equal(uploaded.size, Buffer.byteLength(NOTES));
+	assert.equal(uploaded.sha256, sha256(NOTES));
+	const listed = result.json('List Files');
+	const ids = listed.map((f) => f.id);
+	assert.ok(ids.includes(uploaded.id), `List Files includes the upload (${ids.join(', ')})`);
+	for (const seeded of Object.values(handbook.files)) assert.ok(ids.includes(seeded), `List Files includes ${seeded}`);
+	assert.equal(new Set(ids).size, ids.length, 'List Files ran once (Execute Once), no file twice');
+
+	const p = knowledgePrefix(ctx);
+	const log = calls(ctx);
+	assert.deepEqual(requestLines(log).slice(0, 2), [`POST ${p}/knowledge/${handbook.id}/files`, `GET ${p}/knowledge/${handbook.id}/files`]);
+	assert.ok(log.every((r) => r.status >= 200 && r.status < 300 && r.headers['x-api-key'] === ctx.sim.credentials.knowledgeApiKey));
+	const file = log[0].multipart?.files[0];
+	assert.equal(file?.filename, 'onboarding-notes.md');
+	assert.equal(file?.sha256, sha256(NOTES));
+	assert.equal(state(ctx).knowledgeFile(handbook.id, String(uploaded.id))?.name, 'onboarding-notes.md');
+});
+
+const EXPENSE_BUTTONS = {
+	type: 'template',
+	altText: 'Expense report waiting for you',
+	template: {
+		type: 'buttons',
+		title: 'Expense report for Alice',
+		text: 'Bob submitted 120 EUR for the team dinner.',
+		actions: [
+			{ type: 'postback', label: 'Approve', data: 'expense=42&decision=approve' },
+			{ type: 'postback', label: 'Reject', data: 'expense=42&decision=reject' },
+			{ type: 'uri', label: 'Open report', linkUri: 'https://workplace.example.com/expenses/42' },
+		],
+	},
+};
+
+const botExample = executable('bot-buttons-to-direct-chat.json', (result, ctx) => {
+	assert.equal(result.json('Find User')[0]._id, alice._id);
+	assert.deepEqual(result.json('Get Direct Chat')[0], SEED.directChats.alice);
+	const [sent] = result.json('Send Buttons');
+	assert.equal(sent.gid, SEED.directChats.alice.gid);
+	assert.equal(sent.tid, SEED.directChats.alice.tid);
+	assert.deepEqual(
+		(sent.results as Array<{ status: string }>).map((r) => r.status),
+		['success'],
+	);
+	assert.deepEqual(requestLines(calls(ctx)), [
+		'GET /bot/v1/users',
+		`GET /bot/v2/groups/users/${alice._id}`,
+		'POST /bot/v2/message/push',
+	]);
+	assert.deepEqual(calls(ctx)[2].body, { ...SEED.directChats.alice, messages: [EXPENSE_BUTTONS] });
+	assert.deepEqual(state(ctx).sentMessages({ uid: alice._id }).at(-1)?.content, EXPENSE_BUTTONS);
+});
+
+const isoDate = (daysAhead: number) => new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
+
+const formExample = executable('form-staged-approval.json', (result, ctx) => {
+	const [created] = result.json('Create Purchase Approval');
+	assert.equal(created.responseType, 'hierarchy');
+	const log = calls(ctx).filter((r) => r.path === '/v1/forms');
+	assert.deepEqual(
+		log.map((r) => `${r.method} ${r.status}`),
+		['POST 201'],
+	);
+	const body = log[0].body as Record<string, unknown>;
+	assert.equal(body.name, 'Purchase request: three laptops');
+	assert.deepEqual(body.receiverUserIds, ['bob', 'carol', 'erin']);
+	assert.ok([isoDate(7), isoDate(8)].includes(String(body.dueDate)), `form due in 7 days, got ${String(body.dueDate)}`);
+	const tiers = body.responseTiers as Array<Record<string, unknown>>;
+	assert.equal(tiers.length, 2);
+	assert.deepEqual(
+		{ ...tiers[0], dueDate: undefined },
+		{ title: 'Manager', tier: 1, allowedResponders: [{ type: 'user', entityId: 'bob', weight: 1 }], minimumWeight: 1, dueDate: undefined },
+	);
+	assert.match(String(tiers[0].dueDate), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+	assert.deepEqual(tiers[1], {
+		title: 'HR and finance (in parallel)',
+		tier: 2,
+		allowedResponders: [
+			{ type: 'user', entityId: 'carol', weight: 1 },
+			{ type: 'user', entityId: 'erin', weight: 1 },
+		],
+		minimumWeight: 2,
+		duration: 3,
+	});
+	assert.equal(state(ctx).forms().filter((f) => f.id === created.id).length, 1);
+});
+
+const taskExample = executable('task-with-checklist.json', (result, ctx) => {
+	const [created] = result.json('Create Onboarding Task');
+	const log = calls(ctx).filter((r) => r.path === '/api/v1/task-projects/tasks');
+	assert.deepEqual(
+		log.map((r) => r.status),
+		[201],
+	);
+	const body = log[0].body as Record<string, unknown>;
+	assert.deepEqual({ ...body, dueDate: undefined }, {
+		taskTitle: 'Onboard Bob to the support team',
+		taskDescription: 'Everything Bob needs in his first week.',
+		priority: 1,
+		dueDate: undefined,
+		assigneeId: bob._id,
+		checklist: [
+			{ description: 'Order a laptop', isDone: true },
+			{ description: 'Create accounts', isDone: false },
+			{ description: 'Pick a buddy', isDone: false },
+		],
+	});
+	assert.match(String(body.dueDate), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+	assert.equal(state(ctx).task(String(created.id))?.taskTitle, 'Onboard Bob to the support team');
+});
+
+const newFileFlow = executable('flow-new-file-to-knowledge-base.json', async (result, ctx) => {
+	const [uploaded] = result.json('Upload to Knowledge Base');
+	assert.equal(uploaded.name, 'release-checklist.md');
+	assert.equal(uploaded.sha256, sha256(CHECKLIST));
+	const [announced] = result.json('Announce in Topic');
+	assert.equal((announced.message as { threadId: string }).threadId, project.topics.release._id);
+	const p = knowledgePrefix(ctx);
+	assert.deepEqual(requestLines(calls(ctx)), [`POST ${p}/knowledge/${faq.id}/files`, 'POST /bot/v1/group/message']);
+	const text = `New in the knowledge base: release-checklist.md (${Buffer.byteLength(CHECKLIST)} bytes)`;
+	const posted = state(ctx).sentMessages({ gid: project._id, tid: project.topics.release._id }).at(-1);
+	assert.ok(posted && JSON.stringify(posted.content).includes(text), `topic message ${JSON.stringify(posted?.content)}`);
+	assert.equal((await state(ctx).readKnowledgeFile(faq.id, String(uploaded.id)))?.toString('utf8'), CHECKLIST);
+});
+
+// ---------------------------------------------------------------- trigger-started examples
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+}
+
+interface TriggerReport {
+	/** Per example file: HTTP status of the delivery, executions, the first execution's data. */
+	deliveries: Record<string, { status: number; executions: ExecutionSummary[]; execution?: Record<string, unknown> }>;
+	activeIds: string[];
+	pushes: SimLoggedRequest[];
+	bobReply?: unknown;
+}
+
+const reports = new Map<string, TriggerReport>();
+
+async function settledExecutions(server: N8nServer, workflowId: string, quietMs = 1500): Promise<ExecutionSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const deadline = Date.now() + 60_000;
+	let last = -1;
+	let stableSince = Date.now();
+	for (;;) {
+		const data = await server.rest<{ results?: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
+		const list = data.results ?? [];
+		const running = list.some((e) => ['new', 'running', 'waiting'].includes(e.status));
+		if (list.length !== last || running) {
+			last = list.length;
+			stableSince = Date.now();
+		} else if (Date.now() - stableSince >= quietMs) {
+			return list;
+		}
+		if (Date.now() > deadline) throw new Error(`executions of ${workflowId} did not settle: ${JSON.stringify(list)}`);
+		await sleep(250);
+	}
+}
+
+async function waitForWebhook(url: string): Promise<void> {
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		// an empty signed-or-not probe: 401 from the trigger means registered; never starts a run
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+		await res.text();
+		if (res.status !== 404) return;
+		if (Date.now() > deadline) throw new Error(`${url} is still not registered (404)`);
+		await sleep(250);
+	}
+}
+
+async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> {
+	const inst = findInstalled(TARGETS[ctx.target]);
+	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
+	const userFolder = createUserFolder(`n8n-e2e-examples-${ctx.target}-`);
+	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-examples-import-'));
+	let server: N8nServer | undefined;
+	try {
+		// As `npm run dev` does: the package (as the runner installed it), then CLI imports.
+		fs.cpSync(path.join(ctx.userFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+		await importExamples(inst, userFolder, ctx.sim as unknown as SimulatorInfo, workDir);
+		server = await startN8nServer(inst, { userFolder, logLevel: 'warn' });
+		await server.setupOwner();
+		const triggered = loadExamples().filter(isTriggerStarted);
+		for (const e of triggered) await activateWorkflow(server, e.id);
+		const active = await server.rest<Array<{ id: string; active: boolean }>>('GET', '/workflows');
+		const activeIds = active.filter((w) => w.active).map((w) => w.id);
+
+		const secret = ctx.sim.credentials.webhookSecret;
+		const bobChat = state(ctx).ensureDirectChat(bob._id);
+		const report: TriggerReport = { deliveries: {}, activeIds, pushes: [] };
+		ctx.sim.log.clear();
+		for (const e of triggered) {
+			const url = triggerWebhookUrl(server.url, e);
+			await waitForWebhook(url);
+			const event =
+				e.file === 'flow-reply-to-bot-messages.json'
+					? messageEvent({ text: 'Where do I find the VPN guide?', userId: bob._id, username: bob.username, groupId: bobChat.gid, topicId: bobChat.tid })
+					: messageEvent({ text: 'Hello from the e2e test ✓' });
+			const res = await sendWebhook(url, { kind: 'bot', events: [event] }, { secret });
+			const executions = await settledExecutions(server, e.id);
+			const execution = executions[0] ? await server.rest<Record<string, unknown>>('GET', `/executions/${executions[0].id}`) : undefined;
+			report.deliveries[e.file] = { status: res.status, executions, execution };
+		}
+		report.pushes = ctx.sim.log.find({ method: 'POST', path: '/bot/v2/message/push' });
+		report.bobReply = state(ctx).sentMessages({ uid: bob._id }).at(-1)?.content;
+		return report;
+	} catch (e) {
+		const out = server ? `\n--- n8n start output (tail) ---\n${server.output().split('\n').slice(-30).join('\n')}` : '';
+		throw new Error(`${(e as Error).message}${out}`);
+	} finally {
+		await server?.stop();
+		fs.rmSync(workDir, { recursive: true, force: true });
+		if (process.env.E2E_KEEP === '1') process.stdout.write(`      examples user folder kept: ${userFolder}\n`);
+		else fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+const triggerExamples: Scenario = {
+	name: 'example: trigger-receive-messages.json and flow-reply-to-bot-messages.json (activated in n8n start)',
+	timeoutMs: 60_000,
+	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger examples run in before()' })]),
+	async before(ctx) {
+		reports.set(ctx.target, await runTriggerExamples(ctx));
+	},
+	assert(_result, ctx) {
+		const report = reports.get(ctx.target);
+		assert.ok(report, 'before() produced no report');
+		const triggered = loadExamples().filter(isTriggerStarted);
+		assert.deepEqual(
+			triggered.map((e) => e.file),
+			['flow-reply-to-bot-messages.json', 'trigger-receive-messages.json'],
+		);
+		for (const e of triggered) assert.ok(report.activeIds.includes(e.id), `${e.file} is active`);
+
+		const receive = report.deliveries['trigger-receive-messages.json'];
+		assert.equal(receive.status, 200);
+		assert.deepEqual(
+			receive.executions.map((x) => x.status),
+			['success'],
+		);
+		const receiveText = JSON.stringify(receive.execution);
+		assert.match(receiveText, /Hello from the e2e test ✓/);
+		assert.match(receiveText, /"Message"/, 'the Set node ran');
+
+		const flow = report.deliveries['flow-reply-to-bot-messages.json'];
+		assert.equal(flow.status, 200);
+		assert.deepEqual(
+			flow.executions.map((x) => x.status),
+			['success'],
+		);
+		assert.match(JSON.stringify(flow.execution), /Reply with Buttons/);
+		const bobChat = state(ctx).directChat(bob._id);
+		assert.ok(bobChat, 'bob has a direct chat with the bot');
+		assert.equal(report.pushes.length, 1, 'one push: the reply to bob');
+		const expected = {
+			type: 'template',
+			altText: 'How can I help?',
+			template: {
+				type: 'buttons',
+				text: 'Hi Bob, you wrote "Where do I find the VPN guide?". How can I help?',
+				actions: [
+					{ type: 'postback', label: 'Open a ticket', data: 'action=ticket' },
+					{ type: 'postback', label: 'Talk to a human', data: 'action=human' },
+					{ type: 'uri', label: 'Help center', linkUri: 'https://workplace.example.com/help' },
+				],
+			},
+		};
+		assert.deepEqual(report.pushes[0].body, { gid: bobChat.gid, tid: bobChat.tid, messages: [expected] });
+		assert.deepEqual(report.bobReply, expected);
+	},
+};
+
+export const scenarios: Scenario[] = [knowledgeExample, botExample, formExample, taskExample, newFileFlow, triggerExamples];
+
+/** Guard: every example file has a scenario here. */
+const covered = new Set([
+	...scenarios.map((s) => s.name.replace(/^example: /, '')).filter((n) => n.endsWith('.json')),
+	'trigger-receive-messages.json',
+	'flow-reply-to-bot-messages.json',
+]);
+const missing = loadExamples().filter((e) => !covered.has(e.file));
+if (missing.length) throw new Error(`examples without an e2e scenario: ${missing.map((e) => e.file).join(', ')}`);
