@@ -46,134 +46,16 @@ const formFieldsProperty: INodeProperties = {
 		{
 			displayName: 'Field',
 			name: 'field',
+			// Type comes first: it decides which of the other settings are shown.
+			// eslint-disable-next-line n8n-nodes-base/node-param-fixed-collection-type-unsorted-items
 			values: [
-				{
-					displayName: 'Action Options',
-					name: 'actionOptions',
-					type: 'fixedCollection',
-					default: {},
-					placeholder: 'Add action',
-					options: [
-						{
-							displayName: 'Action',
-							name: 'option',
-								values:	[
-										{
-											displayName: 'Label',
-											name: 'label',
-											type: 'string',
-											default: '',
-										},
-										{
-											displayName: 'Type',
-											name: 'type',
-											type: 'options',
-											options: [
-												{
-													name: 'Approved',
-													value: 'approved',
-												},
-												{
-													name: 'Rejected',
-													value: 'rejected',
-												},
-												{
-													name: 'Other',
-													value: 'other',
-												},
-													],
-											default: 'approved',
-											description: 'What choosing this action means (sent as the option type)',
-										},
-										{
-											displayName: 'Value',
-											name: 'value',
-											type: 'string',
-											default: '',
-											description: 'Optional value of the action;	empty:	not sent',
-										},
-										{
-											displayName: 'Color',
-											name: 'color',
-											type: 'color',
-											default: '',
-											description: 'Optional button color as a hex value such as	#16A34A',
-										},
-								]
-						},
-						]
-				},
-				{
-					displayName: 'Editable',
-					name: 'editable',
-					type: 'boolean',
-					default: true,
-					description: 'Whether the recipient can change the text',
-				},
-				{
-					displayName: 'Field (JSON)',
-					name: 'fieldJson',
-					type: 'json',
-					default: '{\n	 \'type\': \'textarea\',\n	 \'name\': \'Comments\',\n	 \'meta\':	{}\n}',
-					description: 'The whole field object:	type, name, and value, meta or editable as the type needs',
-				},
-				{
-					displayName: 'Label',
-					name: 'name',
-					type: 'string',
-					default: '',
-					description: 'Label of the field (sent as its name)',
-				},
-				{
-					displayName: 'Preset Value',
-					name: 'value',
-					type: 'string',
-					default: '',
-					description: 'Text filled in beforehand;	leave empty for none',
-				},
-				{
-					displayName: 'Radio Options',
-					name: 'radioOptions',
-					type: 'fixedCollection',
-					default: {},
-					placeholder: 'Add option',
-					options: [
-						{
-							displayName: 'Option',
-							name: 'option',
-								values:	[
-										{
-											displayName: 'Label',
-											name: 'label',
-											type: 'string',
-											default: '',
-										},
-										{
-											displayName: 'Value',
-											name: 'value',
-											type: 'string',
-											default: '',
-											description: 'Value recorded when this option is picked;	empty:	the label',
-										},
-								]
-						},
-						]
-				},
 				{
 					displayName: 'Type',
 					name: 'type',
 					type: 'options',
 					options: [
-						{
-							name: 'Text Input',
-							value: 'textinput',
-							description: 'A text box',
-						},
-						{
-							name: 'Radio',
-							value: 'radio',
-							description: 'Pick one of several options',
-						},
+						{ name: 'Text Input', value: 'textinput', description: 'A text box' },
+						{ name: 'Radio', value: 'radio', description: 'Pick one of several options' },
 						{
 							name: 'Action',
 							value: 'action',
@@ -184,8 +66,109 @@ const formFieldsProperty: INodeProperties = {
 							value: 'json',
 							description: 'Any other field type, given as the whole field object in JSON',
 						},
-						],
+					],
 					default: 'textinput',
+				},
+				{
+					displayName: 'Label',
+					name: 'name',
+					type: 'string',
+					default: '',
+					displayOptions: { show: { type: ['textinput', 'radio', 'action'] } },
+					description: 'Label of the field (sent as its name)',
+				},
+				{
+					displayName: 'Preset Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+					displayOptions: { show: { type: ['textinput'] } },
+					description: 'Text filled in beforehand; leave empty for none',
+				},
+				{
+					displayName: 'Editable',
+					name: 'editable',
+					type: 'boolean',
+					default: true,
+					displayOptions: { show: { type: ['textinput'] } },
+					description: 'Whether the recipient can change the text',
+				},
+				{
+					displayName: 'Radio Options',
+					name: 'radioOptions',
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: true, sortable: true },
+					default: {},
+					placeholder: 'Add option',
+					displayOptions: { show: { type: ['radio'] } },
+					options: [
+						{
+							displayName: 'Option',
+							name: 'option',
+							values: [
+								{ displayName: 'Label', name: 'label', type: 'string', default: '' },
+								{
+									displayName: 'Value',
+									name: 'value',
+									type: 'string',
+									default: '',
+									description: 'Value recorded when this option is picked; empty: the label',
+								},
+							],
+						},
+					],
+				},
+				{
+					displayName: 'Action Options',
+					name: 'actionOptions',
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: true, sortable: true },
+					default: {},
+					placeholder: 'Add action',
+					displayOptions: { show: { type: ['action'] } },
+					options: [
+						{
+							displayName: 'Action',
+							name: 'option',
+							values: [
+								{ displayName: 'Label', name: 'label', type: 'string', default: '' },
+								{
+									displayName: 'Type',
+									name: 'type',
+									type: 'options',
+									options: [
+										{ name: 'Approved', value: 'approved' },
+										{ name: 'Rejected', value: 'rejected' },
+										{ name: 'Other', value: 'other' },
+									],
+									default: 'approved',
+									description: 'What choosing this action means (sent as the option type)',
+								},
+								{
+									displayName: 'Value',
+									name: 'value',
+									type: 'string',
+									default: '',
+									description: 'Optional value of the action; empty: not sent',
+								},
+								{
+									displayName: 'Color',
+									name: 'color',
+									type: 'color',
+									default: '',
+									description: 'Optional button color as a hex value such as #16A34A',
+								},
+							],
+						},
+					],
+				},
+				{
+					displayName: 'Field (JSON)',
+					name: 'fieldJson',
+					type: 'json',
+					default: '{\n  "type": "textarea",\n  "name": "Comments",\n  "meta": {}\n}',
+					displayOptions: { show: { type: ['json'] } },
+					description: 'The whole field object: type, name, and value, meta or editable as the type needs',
 				},
 			],
 		},
