@@ -46,78 +46,7 @@ const formFieldsProperty: INodeProperties = {
 		{
 			displayName: 'Field',
 			name: 'field',
-			// Type comes first: it decides which of the other settings are shown.
-			// eslint-disable-next-line n8n-nodes-base/node-param-fixed-collection-type-unsorted-items
 			values: [
-				{
-					displayName: 'Type',
-					name: 'type',
-					type: 'options',
-					options: [
-						{ name: 'Text Input', value: 'textinput', description: 'A text box' },
-						{ name: 'Radio', value: 'radio', description: 'Pick one of several options' },
-						{
-							name: 'Action',
-							value: 'action',
-							description: 'Buttons that answer the form, e.g. Approve and Reject',
-						},
-						{
-							name: 'Other (JSON)',
-							value: 'json',
-							description: 'Any other field type, given as the whole field object in JSON',
-						},
-					],
-					default: 'textinput',
-				},
-				{
-					displayName: 'Label',
-					name: 'name',
-					type: 'string',
-					default: '',
-					displayOptions: { show: { type: ['textinput', 'radio', 'action'] } },
-					description: 'Label of the field (sent as its name)',
-				},
-				{
-					displayName: 'Preset Value',
-					name: 'value',
-					type: 'string',
-					default: '',
-					displayOptions: { show: { type: ['textinput'] } },
-					description: 'Text filled in beforehand; leave empty for none',
-				},
-				{
-					displayName: 'Editable',
-					name: 'editable',
-					type: 'boolean',
-					default: true,
-					displayOptions: { show: { type: ['textinput'] } },
-					description: 'Whether the recipient can change the text',
-				},
-				{
-					displayName: 'Radio Options',
-					name: 'radioOptions',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true, sortable: true },
-					default: {},
-					placeholder: 'Add option',
-					displayOptions: { show: { type: ['radio'] } },
-					options: [
-						{
-							displayName: 'Option',
-							name: 'option',
-							values: [
-								{ displayName: 'Label', name: 'label', type: 'string', default: '' },
-								{
-									displayName: 'Value',
-									name: 'value',
-									type: 'string',
-									default: '',
-									description: 'Value recorded when this option is picked; empty: the label',
-								},
-							],
-						},
-					],
-				},
 				{
 					displayName: 'Action Options',
 					name: 'actionOptions',
@@ -163,12 +92,81 @@ const formFieldsProperty: INodeProperties = {
 					],
 				},
 				{
+					displayName: 'Editable',
+					name: 'editable',
+					type: 'boolean',
+					default: true,
+					displayOptions: { show: { type: ['textinput'] } },
+					description: 'Whether the recipient can change the text',
+				},
+				{
 					displayName: 'Field (JSON)',
 					name: 'fieldJson',
 					type: 'json',
 					default: '{\n  "type": "textarea",\n  "name": "Comments",\n  "meta": {}\n}',
 					displayOptions: { show: { type: ['json'] } },
 					description: 'The whole field object: type, name, and value, meta or editable as the type needs',
+				},
+				{
+					displayName: 'Label',
+					name: 'name',
+					type: 'string',
+					default: '',
+					displayOptions: { show: { type: ['textinput', 'radio', 'action'] } },
+					description: 'Label of the field (sent as its name)',
+				},
+				{
+					displayName: 'Preset Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+					displayOptions: { show: { type: ['textinput'] } },
+					description: 'Text filled in beforehand; leave empty for none',
+				},
+				{
+					displayName: 'Radio Options',
+					name: 'radioOptions',
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: true, sortable: true },
+					default: {},
+					placeholder: 'Add option',
+					displayOptions: { show: { type: ['radio'] } },
+					options: [
+						{
+							displayName: 'Option',
+							name: 'option',
+							values: [
+								{ displayName: 'Label', name: 'label', type: 'string', default: '' },
+								{
+									displayName: 'Value',
+									name: 'value',
+									type: 'string',
+									default: '',
+									description: 'Value recorded when this option is picked; empty: the label',
+								},
+							],
+						},
+					],
+				},
+				{
+					displayName: 'Type',
+					name: 'type',
+					type: 'options',
+					options: [
+						{ name: 'Text Input', value: 'textinput', description: 'A text box' },
+						{ name: 'Radio', value: 'radio', description: 'Pick one of several options' },
+						{
+							name: 'Action',
+							value: 'action',
+							description: 'Buttons that answer the form, e.g. Approve and Reject',
+						},
+						{
+							name: 'Other (JSON)',
+							value: 'json',
+							description: 'Any other field type, given as the whole field object in JSON',
+						},
+					],
+					default: 'textinput',
 				},
 			],
 		},
