@@ -37,6 +37,23 @@ for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const
 	});
 }
 
+// winston's Console transport writes to `console._stdout` when there is one (else through a
+// console.log bound when the transport was made, possibly before this module ran).
+{
+	const holder = console as unknown as { _stdout?: unknown; _stderr?: unknown };
+	const had = { _stdout: Object.getOwnPropertyDescriptor(holder, '_stdout'), _stderr: Object.getOwnPropertyDescriptor(holder, '_stderr') };
+	for (const name of ['_stdout', '_stderr'] as const) {
+		Object.defineProperty(holder, name, { configurable: true, writable: true, value: { write: (chunk: unknown) => (capture(chunk), true) } });
+	}
+	restores.push(() => {
+		for (const name of ['_stdout', '_stderr'] as const) {
+			const d = had[name];
+			if (d) Object.defineProperty(holder, name, d);
+			else delete holder[name];
+		}
+	});
+}
+
 /** Stops capturing (jest's reporter may write to the same streams in this process). */
 export function stopCapture(): void {
 	for (const restore of restores.splice(0)) restore();
