@@ -215,6 +215,30 @@ function tokenGateFor(ctx: RequestContext): TokenGate {
 	return gate;
 }
 
+const baseUrls = new WeakMap<object, Map<string, Promise<string>>>();
+
+/**
+ * The interface's base address, read from the credential once per node run: n8n decrypts a
+ * credential on every getCredentials call, and the request helper reads it again for the auth.
+ */
+async function baseUrlFor(ctx: RequestContext, api: ApiDefinition, itemIndex: number): Promise<string> {
+	let perRun = baseUrls.get(ctx);
+	if (!perRun) {
+		perRun = new Map();
+		baseUrls.set(ctx, perRun);
+	}
+	let baseUrl = perRun.get(api.credentialType);
+	if (!baseUrl) {
+		baseUrl = ctx
+			.getCredentials(api.credentialType, itemIndex)
+			.then((credentials) => api.baseUrl(credentials).replace(/\/+$/, ''));
+		// A failed read is not kept, so the next item reports its own error.
+		baseUrl.catch(() => perRun?.delete(api.credentialType));
+		perRun.set(api.credentialType, baseUrl);
+	}
+	return await baseUrl;
+}
+
 /**
  * The one request function of every Workplace node: credential from n8n's request
  * helper, base address, retries and the platform's error mapping.
@@ -232,8 +256,7 @@ export async function workplaceRequest<T = unknown>(
 	itemIndex = 0,
 ): Promise<WorkplaceResponse<T>> {
 	const node: INode = ctx.getNode();
-	const credentials = await ctx.getCredentials(api.credentialType, itemIndex);
-	const baseUrl = api.baseUrl(credentials).replace(/\/+$/, '');
+	const baseUrl = await baseUrlFor(ctx, api, itemIndex);
 	const policy = getRetryPolicy(ctx, itemIndex);
 	const idempotent = IDEMPOTENT_METHODS.has(request.method) || Boolean(request.idempotencyKey);
 	const gate = api.tokenRefreshProbe ? tokenGateFor(ctx) : undefined;
