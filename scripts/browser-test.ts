@@ -1,0 +1,348 @@
+/**
+ * Browser test: n8n's editor in Debian's Chromium, driven by playwright-core.
+ *
+ *   npm run test:browser        (after `npm run build`; builds the tools itself)
+ *
+ * Sets up what `npm run dev` serves (this package installed as a community package, the simulator,
+ * the five simulator credentials and examples/ imported, the owner account) on free ports with a
+ * throwaway user folder, then in the browser: signs in, checks the example workflows are listed,
+ * creates a workflow, searches "Workplace" in the nodes panel (five entries, each with this
+ * package's icon), adds each node through one of its actions, checks its parameters panel (title,
+ * simulator credential selected) and saves a screenshot of it, saves the workflow and checks the
+ * five nodes after a reload. Screenshots go to docs/screenshots/ (the README shows them).
+ *
+ * Chromium: /usr/bin/chromium, installed with apt-get when missing (test/browser/chromium.ts);
+ * Playwright never downloads a browser.
+ *
+ * Environment:
+ *   BROWSER_TEST_N8N=1|2     n8n major to start (default 1: n8n 1.123.50 on this Node)
+ *   BROWSER_TEST_URL=<url>   use a running n8n instead (e.g. `npm run dev`: http://localhost:5678);
+ *                            BROWSER_TEST_EMAIL / BROWSER_TEST_PASSWORD (default: the dev owner)
+ *   BROWSER_TEST_OUT=<dir>   where screenshots go (default docs/screenshots)
+ *   BROWSER_TEST_HEADED=1    show the browser (needs a display); BROWSER_TEST_KEEP=1 keeps the user folder
+ *   CHROMIUM_PATH=<file>     another Chromium binary
+ * On failure: a screenshot of the page at build/browser-test/failure.png and n8n's last output lines.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { importExamples, loadExamples, type SimulatorInfo } from './lib/examples';
+import {
+	createUserFolder,
+	E2E_OWNER,
+	ensureN8n,
+	installCommunityPackage,
+	packPackage,
+	parseTargetIds,
+	repoRoot,
+	startN8nServer,
+	TARGETS,
+	type N8nServer,
+} from './lib/n8n';
+import { formatDuration, getFreePort, tail } from './lib/proc';
+import { CHROMIUM_ARGS, ensureChromium } from '../test/browser/chromium';
+import {
+	addNodeWithAction,
+	canvasNodes,
+	closeNdv,
+	dismissPopups,
+	newWorkflow,
+	openResourceList,
+	panelEntries,
+	readNdv,
+	saveWorkflow,
+	searchNodes,
+	signIn,
+	TIMEOUT_MS,
+	useN8nTestIds,
+} from '../test/browser/editor';
+
+const PACKAGE = 'n8n-nodes-workplace';
+
+interface NodeCase {
+	/** Screenshot file name (without .png). */
+	file: string;
+	displayName: string;
+	type: string;
+	/** The entry's name in the nodes panel (n8n shows a trigger without " Trigger"). */
+	panelName: string | RegExp;
+	/** The action (or trigger event) clicked in the node's details list. */
+	action: string;
+	/** The credential n8n should select by itself (the only one of its type). */
+	credential: string;
+	/** Parameters the panel must show for that action. */
+	parameters: string[];
+	/** A resource locator whose list (loaded from the simulator) is opened for the screenshot. */
+	openList?: { parameter: string; expect: string };
+}
+
+const NODES: NodeCase[] = [
+	{
+		file: 'workplace-trigger',
+		displayName: 'Workplace Trigger',
+		type: `${PACKAGE}.workplaceTrigger`,
+		panelName: /^Workplace( Trigger)?$/,
+		action: 'On message',
+		credential: 'Workplace Webhook (simulator)',
+		parameters: ['events'],
+	},
+	{
+		file: 'workplace-knowledge',
+		displayName: 'Workplace Knowledge',
+		type: `${PACKAGE}.workplaceKnowledge`,
+		panelName: 'Workplace Knowledge',
+		action: 'Upload a file',
+		credential: 'Workplace Knowledge (simulator)',
+		parameters: ['resource', 'operation', 'knowledgeBaseId', 'binaryPropertyName'],
+		openList: { parameter: 'knowledgeBaseId', expect: 'Employee Handbook' },
+	},
+	{
+		file: 'workplace-bot',
+		displayName: 'Workplace Bot',
+		type: `${PACKAGE}.workplaceBot`,
+		panelName: 'Workplace Bot',
+		action: 'Send a text message to a user',
+		credential: 'Workplace Bot (simulator)',
+		parameters: ['resource', 'operation', 'userId', 'text'],
+	},
+	{
+		file: 'workplace-form',
+		displayName: 'Workplace Form',
+		type: `${PACKAGE}.workplaceForm`,
+		panelName: 'Workplace Form',
+		action: 'Create a form',
+		credential: 'Workplace Form (simulator)',
+		parameters: ['resource', 'operation', 'name', 'subject'],
+	},
+	{
+		file: 'workplace-task',
+		displayName: 'Workplace Task',
+		type: `${PACKAGE}.workplaceTask`,
+		panelName: 'Workplace Task',
+		action: 'Create a task',
+		credential: 'Workplace Task (simulator)',
+		parameters: ['resource', 'operation', 'taskTitle', 'priority'],
+	},
+];
+
+const env = process.env;
+const started = Date.now();
+let failures = 0;
+
+function log(m: string): void {
+	process.stdout.write(`[browser] ${m}\n`);
+}
+
+function check(ok: boolean, what: string, detail?: unknown): void {
+	if (ok) log(`  ok   ${what}`);
+	else {
+		failures++;
+		log(`  FAIL ${what}${detail === undefined ? '' : `: ${JSON.stringify(detail)}`}`);
+	}
+}
+
+async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+	const t = Date.now();
+	const result = await fn();
+	log(`${name} (${formatDuration(Date.now() - t)})`);
+	return result;
+}
+
+interface Instance {
+	url: string;
+	email: string;
+	password: string;
+	/** Example workflow names the instance should list. */
+	examples: string[];
+	output(): string;
+	close(): Promise<void>;
+}
+
+interface Simulator extends SimulatorInfo {
+	close(): Promise<void>;
+}
+
+/** What `npm run dev` sets up, on free ports and in a throwaway user folder. */
+async function startInstance(): Promise<Instance> {
+	const examples = loadExamples().map((e) => e.name);
+	if (env.BROWSER_TEST_URL) {
+		return {
+			url: env.BROWSER_TEST_URL.replace(/\/$/, ''),
+			email: env.BROWSER_TEST_EMAIL ?? E2E_OWNER.email,
+			password: env.BROWSER_TEST_PASSWORD ?? E2E_OWNER.password,
+			examples,
+			output: () => '',
+			close: async () => undefined,
+		};
+	}
+	const [id] = parseTargetIds(env.BROWSER_TEST_N8N ?? '1');
+	const inst = await step(`n8n ${TARGETS[id].n8nVersion} install (cached)`, () => ensureN8n(TARGETS[id], { log }));
+	const userFolder = createUserFolder('n8n-browser-');
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-browser-work-'));
+	let sim: Simulator | undefined;
+	let server: N8nServer | undefined;
+	const close = async () => {
+		await server?.stop();
+		await sim?.close();
+		fs.rmSync(work, { recursive: true, force: true });
+		if (env.BROWSER_TEST_KEEP === '1') log(`kept user folder ${userFolder}`);
+		else fs.rmSync(userFolder, { recursive: true, force: true });
+	};
+	try {
+		await step('package packed and installed as a community package', async () =>
+			installCommunityPackage(inst, userFolder, await packPackage(work)),
+		);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { startSimulator } = require(path.join(repoRoot(), 'build', 'simulator', 'index.js')) as {
+			startSimulator: (o: { port: number }) => Promise<Simulator>;
+		};
+		sim = await startSimulator({ port: await getFreePort() });
+		await step('credentials and examples imported', () => importExamples(inst, userFolder, sim!, work));
+		server = await step('n8n started', () => startN8nServer(inst, { userFolder, logLevel: 'warn', startTimeoutMs: 300_000 }));
+		await server.setupOwner();
+		log(`n8n ${TARGETS[id].n8nVersion} on ${server.url}, simulator on ${sim.url}`);
+		const s = server;
+		return { url: s.url, email: E2E_OWNER.email, password: E2E_OWNER.password, examples, output: () => s.output(), close };
+	} catch (e) {
+		await close();
+		throw e;
+	}
+}
+
+/** Lets NDV/panel animations finish, closes popups, then takes the screenshot. */
+async function screenshot(page: Page, outDir: string, name: string): Promise<string> {
+	await page.waitForTimeout(700);
+	await dismissPopups(page);
+	const file = path.join(outDir, `${name}.png`);
+	await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
+	log(`  saved ${path.relative(repoRoot(), file)}`);
+	return file;
+}
+
+async function runBrowser(browser: Browser, instance: Instance, outDir: string): Promise<void> {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale: 'en-US' });
+	context.setDefaultTimeout(TIMEOUT_MS);
+	const page = await context.newPage();
+	try {
+		await step(`signed in as ${instance.email}`, () => signIn(page, instance.url, instance.email, instance.password));
+
+		await step('example workflows listed', async () => {
+			await page.goto(`${instance.url}/home/workflows`, { waitUntil: 'domcontentloaded' });
+			await page.getByTestId('workflow-card-name').first().waitFor();
+			await dismissPopups(page);
+			const names = (await page.getByTestId('workflow-card-name').allInnerTexts()).map((t) => t.trim());
+			const missing = instance.examples.filter((name) => !names.includes(name));
+			check(missing.length === 0, `the ${instance.examples.length} example workflows are listed`, { missing });
+		});
+
+		await step('new workflow', () => newWorkflow(page, instance.url));
+
+		await step('nodes panel: search "Workplace"', async () => {
+			await searchNodes(page, 'Workplace');
+			const entries = await panelEntries(page);
+			for (const node of NODES) {
+				const entry = entries.find((e) => (typeof node.panelName === 'string' ? e.name === node.panelName : node.panelName.test(e.name)));
+				check(Boolean(entry), `nodes panel lists ${node.displayName}`, entries.map((e) => e.name));
+				if (!entry) continue;
+				const icon = `/icons/${PACKAGE}/dist/nodes/${node.displayName.replace(/ /g, '')}/`;
+				check(
+					Boolean(entry.iconSrc?.includes(icon)) && entry.iconWidth > 0,
+					`  with this package's icon (${entry.iconSrc}, loaded ${entry.iconWidth}px wide)`,
+				);
+			}
+		});
+
+		for (const node of NODES) {
+			await step(`${node.displayName}: "${node.action}"`, async () => {
+				await searchNodes(page, 'Workplace');
+				await addNodeWithAction(page, node.panelName, node.action);
+				const ndv = await readNdv(page);
+				check(
+					ndv.title === node.displayName || ndv.title === node.action,
+					`parameters panel of "${ndv.title}"`,
+					ndv.title,
+				);
+				check(ndv.nodeVersion.startsWith(`${node.displayName} node version`), `node "${ndv.nodeVersion}"`, ndv.nodeVersion);
+				check(ndv.credential === node.credential, `credential "${node.credential}" selected`, ndv.credential);
+				const missing = node.parameters.filter((p) => !ndv.parameters.includes(p));
+				check(missing.length === 0, `parameters shown: ${ndv.parameters.join(', ')}`, { missing });
+				if (node.openList) {
+					const entries = await openResourceList(page, node.openList.parameter);
+					check(
+						entries.some((e) => e.includes(node.openList!.expect)),
+						`"${node.openList.parameter}" lists the simulator's entries: ${entries.join(', ')}`,
+						entries,
+					);
+				}
+				await screenshot(page, outDir, node.file);
+				await closeNdv(page);
+			});
+		}
+
+		await step('workflow saved and reloaded', async () => {
+			const id = await saveWorkflow(page);
+			await page.goto(`${instance.url}/home/workflows`, { waitUntil: 'domcontentloaded' });
+			await page.getByTestId('workflow-card-name').first().waitFor();
+			await page.goto(`${instance.url}/workflow/${id}`, { waitUntil: 'domcontentloaded' });
+			await page.getByTestId('canvas-node').first().waitFor();
+			await dismissPopups(page);
+			const nodes = await canvasNodes(page);
+			for (const node of NODES) {
+				const found = nodes.find((n) => n.type === node.type);
+				check(Boolean(found), `workflow ${id} has a ${node.displayName} node ("${found?.name}", ${node.type})`, nodes);
+			}
+			await page.getByTestId('tidy-up-button').click().catch(() => undefined);
+			await page.getByTestId('zoom-to-fit').click();
+			await page.mouse.move(640, 120);
+			await screenshot(page, outDir, 'workflow');
+			await searchNodes(page, 'Workplace');
+			await screenshot(page, outDir, 'nodes-panel');
+		});
+	} catch (e) {
+		const failureDir = path.join(repoRoot(), 'build', 'browser-test');
+		fs.mkdirSync(failureDir, { recursive: true });
+		await page.screenshot({ path: path.join(failureDir, 'failure.png') }).catch(() => undefined);
+		log(`page at failure: ${page.url()} (screenshot build/browser-test/failure.png)`);
+		throw e;
+	} finally {
+		await context.close();
+	}
+}
+
+async function main(): Promise<void> {
+	useN8nTestIds();
+	const outDir = path.resolve(env.BROWSER_TEST_OUT ?? path.join(repoRoot(), 'docs', 'screenshots'));
+	fs.mkdirSync(outDir, { recursive: true });
+	const executablePath = await step('chromium', () => ensureChromium(log));
+	const instance = await startInstance();
+	let browser: Browser | undefined;
+	try {
+		browser = await step('chromium launched', () =>
+			chromium.launch({ executablePath, headless: env.BROWSER_TEST_HEADED !== '1', args: CHROMIUM_ARGS, timeout: TIMEOUT_MS }),
+		);
+		log(`${executablePath} ${browser.version()}`);
+		await runBrowser(browser, instance, outDir);
+	} catch (e) {
+		const out = instance.output();
+		if (out) log(`n8n output (tail):\n${tail(out, 30)}`);
+		throw e;
+	} finally {
+		await browser?.close();
+		await instance.close();
+	}
+}
+
+main().then(
+	() => {
+		log(`${failures ? `${failures} check(s) failed` : 'all checks passed'} (${formatDuration(Date.now() - started)})`);
+		process.exit(failures ? 1 : 0);
+	},
+	(e) => {
+		console.error(e);
+		log(`failed (${formatDuration(Date.now() - started)})`);
+		process.exit(1);
+	},
+);
