@@ -131,14 +131,17 @@ const NODES: NodeCase[] = [
 const env = process.env;
 const started = Date.now();
 let failures = 0;
+let passes = 0;
 
 function log(m: string): void {
 	process.stdout.write(`[browser] ${m}\n`);
 }
 
 function check(ok: boolean, what: string, detail?: unknown): void {
-	if (ok) log(`  ok   ${what}`);
-	else {
+	if (ok) {
+		passes++;
+		log(`  ok   ${what}`);
+	} else {
 		failures++;
 		log(`  FAIL ${what}${detail === undefined ? '' : `: ${JSON.stringify(detail)}`}`);
 	}
@@ -338,6 +341,8 @@ async function main(): Promise<void> {
 main().then(
 	() => {
 		log(`${failures ? `${failures} check(s) failed` : 'all checks passed'} (${formatDuration(Date.now() - started)})`);
+		// The closing line CI reads.
+		process.stdout.write(`browser: ${passes} passed, ${failures} failed\n`);
 		process.exit(failures ? 1 : 0);
 	},
 	(e) => {
