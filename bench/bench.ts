@@ -5,10 +5,13 @@
  *
  *   (a) Bot send text, 500 items to 500 users and 500 items to one chat, vs n8n's HTTP Request
  *       node making the same calls with a Header Auth credential carrying a token fetched first.
+ *   (b) Knowledge upload and download of a 256 MiB file (filesystem binary mode) vs HTTP Request:
+ *       n8n's peak RSS above idle and seconds (bench/files.ts).
+ *   (c) Trigger: 2,000 signed deliveries at 20 in flight vs the Webhook node (bench/trigger.ts).
  *   (d) Package: time to load all nodes and credentials; size of the packed tarball.
  *
  * Switches: BENCH_ROUNDS (default 3), BENCH_TARGET (1 = n8n 1.x on Node 20, default; 2),
- * BENCH_ONLY=a,d (default all). Needs dist/ (npm run build) and an installed n8n (npm run n8n:install).
+ * BENCH_ONLY=a,b,c,d (default all), BENCH_KEEP=1 keeps the user folders. Needs dist/ (npm run build) and an installed n8n (npm run n8n:install).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -32,33 +35,18 @@ import {
 import { getFreePort, run } from '../scripts/lib/proc';
 import { startSimulator, type Simulator } from '../simulator';
 import { chain, credentialId, manualTrigger, node, workflowId } from '../test/e2e/workflow';
+import { benchFiles, filesSection } from './files';
+import { log, stat } from './lib';
+import { benchTrigger, triggerSection } from './trigger';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const TARGET = (process.env.BENCH_TARGET ?? '1') as TargetId;
-const ONLY = (process.env.BENCH_ONLY ?? 'a,d').split(',').map((s) => s.trim());
+const ONLY = (process.env.BENCH_ONLY ?? 'a,b,c,d').split(',').map((s) => s.trim());
 const LATENCY_MS = 20;
+/** Report file under bench/ (a partial run can write elsewhere than RESULTS.md). */
+const BENCH_OUT = process.env.BENCH_OUT ?? 'RESULTS.md';
 const ITEMS = 500;
 const PACKAGE = 'n8n-nodes-workplace';
-
-const log = (m: string) => process.stdout.write(`${m}\n`);
-
-// ---------------------------------------------------------------------------------------------
-// statistics
-
-function median(values: number[]): number {
-	const s = [...values].sort((a, b) => a - b);
-	const m = Math.floor(s.length / 2);
-	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** "median (min–max, ±spread% of the median)" */
-function stat(values: number[], digits = 1, unit = ''): string {
-	const med = median(values);
-	const min = Math.min(...values);
-	const max = Math.max(...values);
-	const spread = med === 0 ? 0 : ((max - min) / 2 / med) * 100;
-	return `${med.toFixed(digits)}${unit} (${min.toFixed(digits)}–${max.toFixed(digits)}, ±${spread.toFixed(0)}%)`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // (a) Bot send text vs HTTP Request
@@ -275,7 +263,8 @@ function packageSection(p: PackageFigures): string[] {
 async function main(): Promise<void> {
 	const sections: string[] = [];
 	let inst: N8nInstall | undefined;
-	if (ONLY.includes('a')) {
+	const inN8n = ['a', 'b', 'c'].filter((x) => ONLY.includes(x));
+	if (inN8n.length) {
 		inst = findInstalled(TARGETS[TARGET]);
 		if (!inst) throw new Error(`n8n ${TARGETS[TARGET].n8nVersion} is not installed: run \`npm run n8n:install\``);
 		const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-pack-'));
@@ -289,8 +278,18 @@ async function main(): Promise<void> {
 				logLevel: 'info',
 				env: { N8N_RUNNERS_BROKER_PORT: String(await getFreePort()), N8N_PORT: String(await getFreePort()) },
 			});
-			log(`(a) Bot send text vs HTTP Request: n8n ${TARGETS[TARGET].n8nVersion}, ${ROUNDS} round(s)`);
-			sections.push(...sendSection(await benchSends(inst, userFolder, env, sim)));
+			if (ONLY.includes('a')) {
+				log(`(a) Bot send text vs HTTP Request: n8n ${TARGETS[TARGET].n8nVersion}, ${ROUNDS} round(s)`);
+				sections.push(...sendSection(await benchSends(inst, userFolder, env, sim)));
+			}
+			if (ONLY.includes('b')) {
+				log(`(b) Knowledge 256 MiB upload and download vs HTTP Request: ${ROUNDS} round(s)`);
+				sections.push(...filesSection(await benchFiles(inst, userFolder, env, sim, ROUNDS)));
+			}
+			if (ONLY.includes('c')) {
+				log(`(c) Trigger deliveries vs Webhook: ${ROUNDS} round(s)`);
+				sections.push(...triggerSection(await benchTrigger(inst, path.join(userFolder, '.n8n', 'nodes'), sim, ROUNDS)));
+			}
 		} finally {
 			await sim.close();
 			fs.rmSync(tmp, { recursive: true, force: true });
@@ -302,7 +301,7 @@ async function main(): Promise<void> {
 		sections.push(...packageSection(await benchPackage()));
 	}
 	const report = ['# Benchmarks', '', '`npm run bench` (bench/bench.ts). Reports only; no test asserts a speed.', '', ...machine(inst), '', ...sections].join('\n');
-	const file = path.join(repoRoot(), 'bench', 'RESULTS.md');
+	const file = path.join(repoRoot(), 'bench', BENCH_OUT);
 	fs.writeFileSync(file, report);
 	log(`\nwrote ${file}\n\n${report}`);
 }

@@ -47,11 +47,14 @@ import type {
 	TargetId,
 } from '../test/e2e/types';
 import { workflowId } from '../test/e2e/workflow';
+import { collectSecrets, fileHaystacks, scanForSecrets, type Haystack } from '../test/e2e/secret-scan';
 
 const env = process.env;
 const VERBOSE = env.E2E_VERBOSE === '1' || env.E2E_VERBOSE === 'true';
 const KEEP = env.E2E_KEEP === '1' || env.E2E_KEEP === 'true';
 const SERVER_CHECK = env.E2E_SERVER !== '0' && env.E2E_SERVER !== 'false';
+const SECRETS_CHECK = env.E2E_SECRETS !== '0' && env.E2E_SECRETS !== 'false';
+const SECRETS_CHECK_NAME = "secrets: no credential value in n8n's logs, printed output items and errors, or database";
 
 interface Outcome {
 	target: TargetId;
@@ -300,6 +303,7 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 		log(indent(message.split('\n').slice(1).join('\n')));
 		for (const s of applicable) outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: 0, message });
 		if (SERVER_CHECK) outcomes.push({ target: id, scenario: SERVER_CHECK_NAME, status: 'failed', durationMs: 0, message });
+		if (SECRETS_CHECK) outcomes.push({ target: id, scenario: SECRETS_CHECK_NAME, status: 'failed', durationMs: 0, message });
 	};
 
 	// 1. n8n install
@@ -318,6 +322,10 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 
 	// 2. user folder with the package installed the Community Nodes way
 	const userFolder = createUserFolder(`n8n-e2e-${id}-`);
+	// Every n8n process of this target also logs to a file here (debug), for the secrets check.
+	const logDir = path.join(userFolder, 'e2e-logs');
+	if (SECRETS_CHECK) process.env.WORKPLACE_N8N_LOG_DIR = logDir;
+	const printed: Haystack[] = [];
 	let sim: E2eSimulator | undefined;
 	try {
 		t = Date.now();
@@ -393,6 +401,7 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 				const exec = await executeWorkflow(inst, n8nEnvironment, workflowId(s.name), s.timeoutMs);
 				stdout = exec.run.stdout;
 				stderr = exec.run.stderr;
+				printed.push({ label: `n8n execute output of "${s.name}"`, text: `${stdout}\n${stderr}` });
 				if (VERBOSE) log(indent(`--- n8n output ---\n${stdout}\n${stderr}`));
 				if (exec.run.timedOut) throw new Error(`n8n execute timed out after ${formatDuration(exec.run.durationMs)}`);
 				result = buildResult(exec.data, exec.run.durationMs, userFolder);
@@ -433,7 +442,39 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 				log(indent(message));
 			}
 		}
+
+		// 7. no credential value anywhere a user or an operator can see
+		if (SECRETS_CHECK) {
+			const started = Date.now();
+			try {
+				const credentials = applicable.flatMap((s) => s.credentials ?? []);
+				const secrets = collectSecrets(ctx, credentials);
+				if (secrets.length < 5) throw new Error(`only ${secrets.length} secret value(s) to search for`);
+				const haystacks = [...printed, ...fileHaystacks(logDir, userFolder)];
+				if (!haystacks.some((h) => h.label.startsWith('n8n log'))) throw new Error(`n8n wrote no log file to ${logDir}`);
+				// Control: the same search finds every credential value in the import file n8n read.
+				const imported = collectSecrets(ctx, credentials, { credentialsOnly: true });
+				const control = scanForSecrets([{ label: 'credentials import file', file: path.join(workDir, 'credentials.json') }], imported);
+				if (control.findings.length !== imported.length) {
+					throw new Error(`the search found ${control.findings.length} of ${imported.length} credential values in the import file`);
+				}
+				const { findings, bytes } = scanForSecrets(haystacks, secrets);
+				if (findings.length) {
+					throw new Error(`credential values found:\n${findings.map((f) => `- ${f.secret} in ${f.where}: …${f.context}…`).join('\n')}`);
+				}
+				const ms = Date.now() - started;
+				outcomes.push({ target: id, scenario: SECRETS_CHECK_NAME, status: 'passed', durationMs: ms });
+				log(`  ✓ ${SECRETS_CHECK_NAME}: ${secrets.length} values, ${haystacks.length} sources, ${(bytes / 1024 / 1024).toFixed(1)} MiB (${formatDuration(ms)})`);
+			} catch (e) {
+				const ms = Date.now() - started;
+				const message = (e as Error).message ?? String(e);
+				outcomes.push({ target: id, scenario: SECRETS_CHECK_NAME, status: 'failed', durationMs: ms, message });
+				log(`  ✗ ${SECRETS_CHECK_NAME} (${formatDuration(ms)})`);
+				log(indent(message));
+			}
+		}
 	} finally {
+		delete process.env.WORKPLACE_N8N_LOG_DIR;
 		await sim?.close().catch((e: unknown) => log(`  (simulator close failed: ${String(e)})`));
 		if (KEEP) log(`  user folder kept: ${userFolder}`);
 		else fs.rmSync(userFolder, { recursive: true, force: true });

@@ -35,6 +35,7 @@ interface TriggerOptions {
 	groupIds?: string;
 	topicIds?: string;
 	directChatsOnly?: boolean;
+	rememberEvents?: 'batched' | 'everyDelivery';
 }
 
 function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -176,6 +177,28 @@ export class WorkplaceTrigger implements INodeType {
 							'Keep only bot events from these groups (comma-separated). User events are not affected.',
 					},
 					{
+						displayName: 'Remember Received Events',
+						name: 'rememberEvents',
+						type: 'options',
+						options: [
+							{
+								name: 'Batched',
+								value: 'batched',
+								description:
+									'Save the keys of received events with the workflow at most once a second or every 50 events. Duplicates are always recognised while n8n runs; after a restart, redeliveries of the events received since the last save are not.',
+							},
+							{
+								name: 'On Every Delivery',
+								value: 'everyDelivery',
+								description:
+									'Save before answering each delivery, so duplicates are recognised right after a restart too. Every delivery then waits for a database write: under load several times fewer deliveries per second with SQLite.',
+							},
+						],
+						default: 'batched',
+						description:
+							'How the last 1000 event keys, used to ignore redelivered events, are kept across restarts of n8n',
+					},
+					{
 						displayName: 'Topic IDs',
 						name: 'topicIds',
 						type: 'string',
@@ -307,6 +330,7 @@ export class WorkplaceTrigger implements INodeType {
 				staticData,
 				RECENT_EVENTS_FIELD,
 				candidates.map((c) => c.key),
+				{ saveEveryDelivery: options.rememberEvents === 'everyDelivery' },
 			);
 			fresh = candidates.filter((_, i) => claim.fresh[i]);
 			release = claim.release;

@@ -632,6 +632,25 @@ export interface N8nEnvOptions {
  * Environment for running n8n: isolated user folder, sqlite, fixed encryption key, no
  * telemetry or update checks, filesystem binary data mode (so node code sees streams).
  */
+let logFileCount = 0;
+
+/**
+ * With WORKPLACE_N8N_LOG_DIR set (the e2e secrets check), every n8n process started from here
+ * also logs to its own file in that folder, at info level or above (debug changes the console
+ * format, and `n8n execute --rawOutput` prints its result through the logger).
+ */
+function logFileEnv(level: N8nEnvOptions['logLevel']): NodeJS.ProcessEnv {
+	const dir = process.env.WORKPLACE_N8N_LOG_DIR;
+	if (!dir) return {};
+	fs.mkdirSync(dir, { recursive: true });
+	logFileCount++;
+	return {
+		N8N_LOG_OUTPUT: 'console,file',
+		N8N_LOG_LEVEL: level === 'debug' ? 'debug' : 'info',
+		N8N_LOG_FILE_LOCATION: path.join(dir, `n8n-${process.pid}-${logFileCount}.log`),
+	};
+}
+
 export function n8nEnv(inst: N8nInstall, options: N8nEnvOptions): NodeJS.ProcessEnv {
 	return cleanEnv({
 		PATH: [path.dirname(inst.node.bin), process.env.PATH ?? ''].join(path.delimiter),
@@ -663,6 +682,7 @@ export function n8nEnv(inst: N8nInstall, options: N8nEnvOptions): NodeJS.Process
 		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
 		DB_SQLITE_POOL_SIZE: '2',
 		...options.env,
+		...logFileEnv(options.logLevel),
 	});
 }
 
@@ -877,6 +897,8 @@ export interface N8nServer {
 	 * Owner: E2E_OWNER.
 	 */
 	setupOwner(): Promise<void>;
+	/** Signs in as E2E_OWNER (an instance whose owner was set up before, e.g. after a restart). */
+	login(): Promise<void>;
 	/** A call to n8n's internal REST API (`/rest/...`) as the owner (after setupOwner()); returns `data`. */
 	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 	/** fetch() against the server with the owner's cookie (after setupOwner()). */
@@ -1018,5 +1040,9 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 		await rest('POST', '/owner/setup', E2E_OWNER);
 		if (!cookie) throw new Error('POST /rest/owner/setup set no auth cookie');
 	};
-	return { url, port, pid: child.pid, process: child, output: () => output, setupOwner, rest, fetch: doFetch, stop };
+	const login = async () => {
+		await rest('POST', '/login', { emailOrLdapLoginId: E2E_OWNER.email, password: E2E_OWNER.password });
+		if (!cookie) throw new Error('POST /rest/login set no auth cookie');
+	};
+	return { url, port, pid: child.pid, process: child, output: () => output, setupOwner, login, rest, fetch: doFetch, stop };
 }

@@ -119,6 +119,9 @@ export class TriggerBed {
 	/** The workflow's static data as n8n keeps it in its database. */
 	storedStaticData: IDataObject;
 
+	/** How many deliveries changed the static data (each is a database write in n8n). */
+	staticDataSaves = 0;
+
 	readonly credentialStore: CredentialStore;
 
 	private readonly node: INode;
@@ -226,6 +229,7 @@ export class TriggerBed {
 			const copy = deepCopy(staticData);
 			delete copy.__dataChanged;
 			this.storedStaticData = copy;
+			this.staticDataSaves++;
 		}
 
 		if (error) return { status: 500, body: { message: error.message }, runStarted: false, items: [], error };

@@ -314,12 +314,53 @@ describe('duplicates', () => {
 		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(2);
 	});
 
-	test('concurrent different deliveries: no key is lost from the saved static data', async () => {
-		const bed = signedBed();
+	test('Remember Received Events "On Every Delivery": concurrent deliveries, no key lost from the saved static data', async () => {
+		const bed = signedBed({ options: { rememberEvents: 'everyDelivery' } });
 		const raws = Array.from({ length: 5 }, () => bot(messageEvent()));
 		const outcomes = await Promise.all(raws.map((raw) => bed.deliver(signed(raw))));
 		expect(outcomes.filter((o) => o.runStarted)).toHaveLength(5);
 		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(5);
+		expect(bed.staticDataSaves).toBe(5);
+	});
+
+	describe('batched saving (default)', () => {
+		let clock = 1_000_000;
+		beforeEach(() => {
+			clock = 1_000_000;
+			jest.spyOn(Date, 'now').mockImplementation(() => clock);
+		});
+		afterEach(() => jest.restoreAllMocks());
+
+		test('saves with the first event, then once a second: concurrent deliveries lose no key', async () => {
+			const bed = signedBed();
+			const raws = Array.from({ length: 5 }, () => bot(messageEvent()));
+			const outcomes = await Promise.all(raws.map((raw) => bed.deliver(signed(raw))));
+			expect(outcomes.filter((o) => o.runStarted)).toHaveLength(5);
+			// Only the first delivery saved; the other four are recognised in this process.
+			expect(bed.nodeStaticData().recentEventKeys).toHaveLength(1);
+			expect(bed.staticDataSaves).toBe(1);
+			for (const raw of raws) expectNoRun(await bed.deliver(signed(raw)), 200);
+			clock += 999;
+			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
+			expect(bed.staticDataSaves).toBe(1);
+			clock += 1;
+			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
+			expect(bed.staticDataSaves).toBe(2);
+			expect(bed.nodeStaticData().recentEventKeys).toHaveLength(7);
+		});
+
+		test('saves every 50 new keys within a second', async () => {
+			const bed = signedBed();
+			for (let i = 0; i < 60; i++) expectRun(await bed.deliver(signed(bot(messageEvent({ messageId: `m-${i}` })))), 1);
+			// first delivery, then the 50th key after it
+			expect(bed.staticDataSaves).toBe(2);
+			expect(bed.nodeStaticData().recentEventKeys).toHaveLength(51);
+			dedupeModule().resetEventKeyCache();
+			const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
+			expectNoRun(await restarted.deliver(signed(bot(messageEvent({ messageId: 'm-50' })))), 200);
+			// Received after the last save: not known after a restart (README, Signatures and duplicates).
+			expectRun(await restarted.deliver(signed(bot(messageEvent({ messageId: 'm-51' })))), 1);
+		});
 	});
 
 	test('keys survive a restart through the node static data', async () => {

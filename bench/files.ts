@@ -1,0 +1,314 @@
+/**
+ * (b) Knowledge file upload and download of a 256 MiB file in a real `n8n start` (filesystem
+ * binary mode): Workplace Knowledge vs n8n's HTTP Request node.
+ *
+ * Each measured run gets a freshly started n8n (same user folder, so credentials and active
+ * workflows persist): a warm-up run with a 1 MiB file loads the code paths, then n8n's main
+ * process is left alone for a moment, its RSS read ("idle"), its peak RSS reset
+ * (/proc/<pid>/clear_refs) and the 256 MiB run made through a webhook that answers when the
+ * workflow has finished. Peak above idle = VmHWM after the run − RSS before it. The time is the
+ * transfer node's own execution time as n8n records it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import {
+	importCredentials,
+	importWorkflows,
+	startN8nServer,
+	type N8nInstall,
+	type N8nServer,
+} from '../scripts/lib/n8n';
+import { sleep } from '../scripts/lib/proc';
+import type { Simulator } from '../simulator';
+import { byId, chain, credentialId, node, stableId, workflowId } from '../test/e2e/workflow';
+import { log, memoryOf, MiB, nodeRun, resetPeak, stat } from './lib';
+
+const PACKAGE = 'n8n-nodes-workplace';
+export const BIG_FILE_BYTES = 256 * MiB;
+const WARMUP_BYTES = 1 * MiB;
+
+type Side = 'workplaceKnowledge' | 'httpRequest';
+type Operation = 'upload' | 'download';
+
+export interface FileRound {
+	operation: Operation;
+	side: Side;
+	idleRss: number;
+	peakRss: number;
+	aboveIdle: number;
+	nodeMs: number;
+	/** The bytes arrived intact (sha256 at the simulator for uploads, of n8n's stored binary for downloads). */
+	intact: boolean;
+}
+
+const knowledgeCred = { id: credentialId('bench/workplaceKnowledgeApi'), name: 'Workplace Knowledge (bench)', type: 'workplaceKnowledgeApi' };
+const apiKeyCred = { id: credentialId('bench/httpHeaderAuth-x-api-key'), name: 'x-api-key (bench)', type: 'httpHeaderAuth' };
+const noData = () => ({});
+
+function sha256File(file: string): string {
+	const hash = createHash('sha256');
+	const fd = fs.openSync(file, 'r');
+	const chunk = Buffer.alloc(4 * MiB);
+	try {
+		for (;;) {
+			const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+			if (!n) break;
+			hash.update(chunk.subarray(0, n));
+		}
+	} finally {
+		fs.closeSync(fd);
+	}
+	return hash.digest('hex');
+}
+
+/** A file of random-looking bytes (one random 1 MiB block repeated): content does not matter, only size. */
+function writeFile(file: string, bytes: number): string {
+	const block = randomBytes(MiB);
+	const fd = fs.openSync(file, 'w');
+	try {
+		for (let written = 0; written < bytes; written += MiB) fs.writeSync(fd, block, 0, Math.min(MiB, bytes - written));
+	} finally {
+		fs.closeSync(fd);
+	}
+	return sha256File(file);
+}
+
+function webhook(name: string, hookPath: string) {
+	return node(name, 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} }, {
+		after: [],
+		settings: { webhookId: stableId('hook', hookPath) },
+	});
+}
+
+function workflows(kbId: string, fileId: string, knowledgeUrl: string) {
+	const readFile = node('Read File', 'n8n-nodes-base.readWriteFile', 1, { fileSelector: '={{ $json.body.file }}', options: {} });
+	const headerAuth = { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' };
+	const plans: Array<{ operation: Operation; side: Side; nodes: ReturnType<typeof node>[] }> = [
+		{
+			operation: 'upload',
+			side: 'workplaceKnowledge',
+			nodes: [
+				webhook('Webhook', 'bench-upload-ours'),
+				readFile,
+				node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
+					resource: 'file',
+					operation: 'upload',
+					knowledgeBaseId: byId(kbId),
+					binaryPropertyName: 'data',
+				}, { credentials: { ...knowledgeCred, data: noData } }),
+			],
+		},
+		{
+			operation: 'upload',
+			side: 'httpRequest',
+			nodes: [
+				webhook('Webhook', 'bench-upload-http'),
+				readFile,
+				node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
+					method: 'POST',
+					url: `${knowledgeUrl}/knowledge/${kbId}/files`,
+					...headerAuth,
+					sendBody: true,
+					contentType: 'multipart-form-data',
+					bodyParameters: { parameters: [{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' }] },
+					options: {},
+				}, { credentials: { ...apiKeyCred, data: noData } }),
+			],
+		},
+		{
+			operation: 'download',
+			side: 'workplaceKnowledge',
+			nodes: [
+				webhook('Webhook', 'bench-download-ours'),
+				node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
+					resource: 'file',
+					operation: 'download',
+					knowledgeBaseId: byId(kbId),
+					fileId: byId(fileId),
+					binaryPropertyName: 'data',
+				}, { credentials: { ...knowledgeCred, data: noData } }),
+			],
+		},
+		{
+			operation: 'download',
+			side: 'httpRequest',
+			nodes: [
+				webhook('Webhook', 'bench-download-http'),
+				node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
+					method: 'GET',
+					url: `${knowledgeUrl}/knowledge/${kbId}/files/${fileId}/download`,
+					...headerAuth,
+					options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+				}, { credentials: { ...apiKeyCred, data: noData } }),
+			],
+		},
+	];
+	return plans.map((p) => {
+		const name = `bench: ${p.operation} ${p.side}`;
+		return { ...p, hookPath: `bench-${p.operation}-${p.side === 'workplaceKnowledge' ? 'ours' : 'http'}`, workflow: { ...chain(p.nodes), id: workflowId(name), name, active: false, settings: { executionOrder: 'v1' } } };
+	});
+}
+
+/** Files under a folder modified at or after `since`, largest first. */
+function newFiles(dir: string, since: number): Array<{ file: string; size: number }> {
+	if (!fs.existsSync(dir)) return [];
+	const out: Array<{ file: string; size: number }> = [];
+	for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+		if (!entry.isFile()) continue;
+		const file = path.join(entry.parentPath, entry.name);
+		const st = fs.statSync(file);
+		if (st.mtimeMs >= since - 1000) out.push({ file, size: st.size });
+	}
+	return out.sort((a, b) => b.size - a.size);
+}
+
+export async function benchFiles(inst: N8nInstall, userFolder: string, env: NodeJS.ProcessEnv, sim: Simulator, rounds: number): Promise<FileRound[]> {
+	const dataDir = path.join(userFolder, 'bench-files');
+	fs.mkdirSync(dataDir, { recursive: true });
+	const bigFile = path.join(dataDir, 'bench-256mib.pdf');
+	const warmFile = path.join(dataDir, 'bench-warmup.pdf');
+	const t = Date.now();
+	const bigSha = writeFile(bigFile, BIG_FILE_BYTES);
+	writeFile(warmFile, WARMUP_BYTES);
+	log(`  wrote ${path.basename(bigFile)} (${BIG_FILE_BYTES / MiB} MiB) in ${Date.now() - t} ms`);
+
+	const kb = sim.state.addKnowledgeBase({ name: 'bench files' });
+	const bigStored = sim.state.addKnowledgeFile(kb.id, { name: 'bench-256mib.pdf', content: fs.readFileSync(bigFile), mimeType: 'application/pdf' });
+	const warmStored = sim.state.addKnowledgeFile(kb.id, { name: 'bench-warmup.pdf', content: fs.readFileSync(warmFile), mimeType: 'application/pdf' });
+
+	const workDir = path.join(userFolder, 'bench-input-files');
+	fs.mkdirSync(workDir, { recursive: true });
+	await importCredentials(inst, env, [
+		{ ...knowledgeCred, data: { knowledgeUrl: sim.knowledgeUrl, apiKey: sim.credentials.knowledgeApiKey } },
+		{ ...apiKeyCred, data: { name: 'x-api-key', value: sim.credentials.knowledgeApiKey } },
+	], workDir);
+	// Warm-up workflows are copies of the measured ones on the 1 MiB file, with their own webhook path.
+	const plans = workflows(kb.id, bigStored.id, sim.knowledgeUrl);
+	const warmPlans = workflows(kb.id, warmStored.id, sim.knowledgeUrl).map((p) => {
+		const name = `bench warm-up: ${p.operation} ${p.side}`;
+		const hookPath = `${p.hookPath}-warmup`;
+		const nodes = p.workflow.nodes.map((n) =>
+			n.type === 'n8n-nodes-base.webhook' ? { ...n, id: stableId('n', `${name}/webhook`), parameters: { ...n.parameters, path: hookPath }, webhookId: stableId('hook', hookPath) } : n,
+		);
+		return { ...p, hookPath, workflow: { ...p.workflow, nodes, id: workflowId(name), name } };
+	});
+	await importWorkflows(inst, env, [...plans, ...warmPlans].map((p) => p.workflow), workDir);
+
+	const serverEnv = {
+		EXECUTIONS_DATA_PRUNE: 'false',
+		N8N_RESTRICT_FILE_ACCESS_TO: dataDir,
+		N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+	};
+	const binaryDir = path.join(userFolder, '.n8n', 'binaryData');
+	let ownerReady = false;
+	const start = async (): Promise<N8nServer> => {
+		const server = await startN8nServer(inst, { userFolder, logLevel: 'warn', env: serverEnv, startTimeoutMs: 180_000 });
+		if (ownerReady) await server.login();
+		else {
+			await server.setupOwner();
+			for (const p of [...plans, ...warmPlans]) {
+				const wf = await server.rest<{ versionId?: string }>('GET', `/workflows/${p.workflow.id}`);
+				await server.rest('POST', `/workflows/${p.workflow.id}/activate`, { versionId: wf.versionId });
+			}
+			ownerReady = true;
+		}
+		return server;
+	};
+	const call = async (server: N8nServer, hookPath: string, file: string) => {
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const res = await fetch(`${server.url}/webhook/${hookPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ file }),
+				signal: AbortSignal.timeout(600_000),
+			});
+			const text = await res.text();
+			if (res.status === 404 && Date.now() < deadline) {
+				await sleep(250); // 2.x registers production webhooks shortly after start
+				continue;
+			}
+			if (res.status !== 200) throw new Error(`webhook ${hookPath} answered ${res.status}: ${text.slice(0, 500)}`);
+			return JSON.parse(text) as Record<string, unknown>;
+		}
+	};
+	const lastExecution = async (server: N8nServer, workflowIdValue: string) => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: workflowIdValue }));
+		const list = await server.rest<{ results?: Array<{ id: string }> }>('GET', `/executions?filter=${filter}&limit=1`);
+		const id = list.results?.[0]?.id;
+		if (!id) throw new Error(`no execution of ${workflowIdValue}`);
+		return await server.rest<{ data?: unknown; status?: string }>('GET', `/executions/${id}`);
+	};
+
+	const results: FileRound[] = [];
+	for (let round = 1; round <= rounds; round++) {
+		for (const [i, plan] of plans.entries()) {
+			fs.rmSync(binaryDir, { recursive: true, force: true });
+			const server = await start();
+			try {
+				const pid = server.pid!;
+				await call(server, warmPlans[i].hookPath, warmFile);
+				await sleep(3000);
+				const idle = memoryOf(pid).rss;
+				resetPeak(pid);
+				sim.log.clear();
+				const since = Date.now();
+				await call(server, plan.hookPath, bigFile);
+				await sleep(500);
+				const peak = memoryOf(pid).peak;
+				const exec = await lastExecution(server, plan.workflow.id);
+				const run = nodeRun(inst, exec, 'Transfer');
+				if (exec.status && exec.status !== 'success') throw new Error(`${plan.workflow.name}: execution ${exec.status}`);
+				let intact = false;
+				if (plan.operation === 'upload') {
+					const stored = sim.state.knowledgeFiles(kb.id).filter((f) => f.id !== bigStored.id && f.id !== warmStored.id);
+					const big = stored.find((f) => f.size === BIG_FILE_BYTES);
+					intact = big?.sha256 === bigSha;
+					for (const f of stored) sim.state.deleteKnowledgeFile(kb.id, f.id);
+				} else {
+					const stored = newFiles(binaryDir, since).find((f) => f.size === BIG_FILE_BYTES);
+					intact = stored !== undefined && sha256File(stored.file) === bigSha;
+				}
+				const r: FileRound = {
+					operation: plan.operation,
+					side: plan.side,
+					idleRss: idle,
+					peakRss: peak,
+					aboveIdle: peak - idle,
+					nodeMs: run?.executionTime ?? NaN,
+					intact,
+				};
+				results.push(r);
+				log(`  round ${round} ${plan.operation} ${plan.side}: ${r.nodeMs} ms, idle ${(idle / MiB).toFixed(0)} MiB, peak ${(peak / MiB).toFixed(0)} MiB (+${(r.aboveIdle / MiB).toFixed(0)}), intact ${intact}`);
+			} finally {
+				await server.stop();
+			}
+		}
+	}
+	fs.rmSync(binaryDir, { recursive: true, force: true });
+	fs.rmSync(dataDir, { recursive: true, force: true });
+	return results;
+}
+
+export function filesSection(rounds: FileRound[]): string[] {
+	const lines = ['## (b) Knowledge file upload and download, 256 MiB: Workplace Knowledge vs HTTP Request', ''];
+	lines.push(
+		'`n8n start` with the filesystem binary mode. Upload: Webhook → Read/Write Files from Disk (the 256 MiB file) → the uploading node; download: Webhook → the downloading node (binary into n8n\'s store). HTTP Request (v4.2) sends multipart/form-data with the binary field `file` and a Header Auth `x-api-key` credential; on download its response format is File. A fresh n8n per measured run: a 1 MiB warm-up run of the same path, 3 s idle, then RSS of n8n\'s main process read ("idle"), its peak reset, and the 256 MiB run. "Above idle" = peak RSS during the run − idle RSS. Time = the transfer node\'s execution time as n8n records it.',
+		'',
+	);
+	lines.push('| operation | node | time (ms) | MiB/s | peak RSS above idle (MiB) | idle RSS (MiB) | intact |');
+	lines.push('|---|---|---|---|---|---|---|');
+	for (const operation of ['upload', 'download'] as const) {
+		for (const side of ['workplaceKnowledge', 'httpRequest'] as const) {
+			const rs = rounds.filter((r) => r.operation === operation && r.side === side);
+			if (!rs.length) continue;
+			lines.push(
+				`| ${operation} | ${side === 'workplaceKnowledge' ? 'Workplace Knowledge' : 'HTTP Request'} | ${stat(rs.map((r) => r.nodeMs), 0)} | ${stat(rs.map((r) => BIG_FILE_BYTES / MiB / (r.nodeMs / 1000)), 0)} | ${stat(rs.map((r) => r.aboveIdle / MiB), 0)} | ${stat(rs.map((r) => r.idleRss / MiB), 0)} | ${rs.map((r) => (r.intact ? 'yes' : 'NO')).join(', ')} |`,
+			);
+		}
+	}
+	lines.push('');
+	return lines;
+}

@@ -1,0 +1,167 @@
+/**
+ * (c) Trigger: 2,000 signed deliveries at 20 in flight into an active workflow of a real
+ * `n8n start`, Workplace Trigger (signature checked, one message event per delivery) vs n8n's
+ * Webhook node receiving the same signed bodies. Counted: answers, and the executions n8n
+ * recorded (all must succeed, one per delivery).
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { startN8nServer, createUserFolder, type N8nInstall, type N8nServer } from '../scripts/lib/n8n';
+import { sleep } from '../scripts/lib/proc';
+import { messageEvent, sendWebhook, type Simulator, type WebhookDelivery } from '../simulator';
+import { log, pool, stat } from './lib';
+
+const PACKAGE = 'n8n-nodes-workplace';
+export const DELIVERIES = 2000;
+export const IN_FLIGHT = 20;
+
+type Side = 'workplaceTrigger' | 'webhook';
+
+export interface TriggerRound {
+	side: Side;
+	/** First request sent to last answer received. */
+	answerMs: number;
+	/** First request sent until n8n had recorded every execution as finished. */
+	recordedMs: number;
+	statuses: Record<string, number>;
+	executions: number;
+	succeeded: number;
+}
+
+function workflowBody(side: Side, webhookId: string, credential: { id: string; name: string }) {
+	const trigger =
+		side === 'workplaceTrigger'
+			? {
+					name: 'Workplace Trigger',
+					type: `${PACKAGE}.workplaceTrigger`,
+					typeVersion: 1,
+					parameters: { verification: 'secret', events: ['message'] },
+					credentials: { workplaceWebhookApi: credential },
+				}
+			: {
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					parameters: { httpMethod: 'POST', path: webhookId, responseMode: 'onReceived', options: {} },
+				};
+	return {
+		name: `bench trigger: ${side}`,
+		nodes: [{ id: randomUUID(), position: [0, 0], webhookId, ...trigger }],
+		connections: {},
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
+		active: false,
+	};
+}
+
+async function countExecutions(server: N8nServer, workflowId: string, status?: string[]): Promise<number> {
+	const filter = encodeURIComponent(JSON.stringify(status ? { workflowId, status } : { workflowId }));
+	// A kept-alive socket n8n closed meanwhile fails with a reset: a read, so ask again.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const data = await server.rest<{ count?: number }>('GET', `/executions?filter=${filter}&limit=1`);
+			return data.count ?? 0;
+		} catch (e) {
+			if (attempt >= 3 || !/fetch failed|ECONNRESET|socket/i.test(String((e as Error).message) + String((e as { cause?: unknown }).cause))) throw e;
+			await sleep(200);
+		}
+	}
+}
+
+export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, sim: Simulator, rounds: number): Promise<TriggerRound[]> {
+	const userFolder = createUserFolder('n8n-bench-trigger-');
+	fs.cpSync(packageNodesDir, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+	const server = await startN8nServer(inst, {
+		userFolder,
+		logLevel: 'warn',
+		env: { EXECUTIONS_DATA_PRUNE: 'false', N8N_CONCURRENCY_PRODUCTION_LIMIT: '-1' },
+		startTimeoutMs: 180_000,
+	});
+	const results: TriggerRound[] = [];
+	try {
+		await server.setupOwner();
+		const secret = sim.credentials.webhookSecret;
+		const credName = 'Workplace webhook secret (bench)';
+		const cred = await server.rest<{ id: string }>('POST', '/credentials', { name: credName, type: 'workplaceWebhookApi', data: { secret } });
+		const sides: Array<{ side: Side; id: string; url: string }> = [];
+		for (const side of ['workplaceTrigger', 'webhook'] as const) {
+			const webhookId = randomUUID();
+			const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', workflowBody(side, webhookId, { id: cred.id, name: credName }));
+			await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+			const url = side === 'workplaceTrigger' ? `${server.url}/webhook/${webhookId}/webhook` : `${server.url}/webhook/${webhookId}`;
+			sides.push({ side, id: created.id, url });
+		}
+		// Production webhooks may register shortly after activation (2.x): wait for a non-404.
+		for (const s of sides) {
+			const deadline = Date.now() + 30_000;
+			for (;;) {
+				const res = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+				await res.text();
+				if (res.status !== 404) break;
+				if (Date.now() > deadline) throw new Error(`${s.url} is not registered`);
+				await sleep(250);
+			}
+		}
+		for (let round = 1; round <= rounds; round++) {
+			for (const s of sides) {
+				const before = await countExecutions(server, s.id);
+				const succeededBefore = await countExecutions(server, s.id, ['success']);
+				// One new message per delivery, built before the clock starts; the simulator's webhook
+				// sender signs each body (HMAC-SHA256, hex, x-service-signature) as the platform does.
+				const deliveries: WebhookDelivery[] = Array.from({ length: DELIVERIES }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
+				const statuses: Record<string, number> = {};
+				const started = Date.now();
+				await pool(DELIVERIES, IN_FLIGHT, async (i) => {
+					const res = await sendWebhook(s.url, deliveries[i], { secret, timeoutMs: 120_000 });
+					statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+				});
+				const answerMs = Date.now() - started;
+				// Recorded: every execution counted and none still new or running.
+				const deadline = Date.now() + 300_000;
+				let executions = 0;
+				let recordedMs = NaN;
+				for (;;) {
+					executions = (await countExecutions(server, s.id)) - before;
+					const unfinished = await countExecutions(server, s.id, ['new', 'running']);
+					if (executions >= DELIVERIES && unfinished === 0) {
+						recordedMs = Date.now() - started;
+						break;
+					}
+					if (Date.now() > deadline) break;
+					await sleep(100);
+				}
+				await sleep(1000); // nothing more arrives late
+				executions = (await countExecutions(server, s.id)) - before;
+				const succeeded = (await countExecutions(server, s.id, ['success'])) - succeededBefore;
+				const r: TriggerRound = { side: s.side, answerMs, recordedMs, statuses, executions, succeeded };
+				results.push(r);
+				log(`  round ${round} ${s.side}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded)`);
+			}
+		}
+	} finally {
+		await server.stop();
+		if (!process.env.BENCH_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	return results;
+}
+
+export function triggerSection(rounds: TriggerRound[]): string[] {
+	const lines = [`## (c) Trigger: ${DELIVERIES.toLocaleString('en')} signed deliveries at ${IN_FLIGHT} in flight: Workplace Trigger vs Webhook`, ''];
+	lines.push(
+		`\`n8n start\`, one active workflow per side holding only the trigger node, ${DELIVERIES} bot deliveries per round (one new message each, built before the clock starts, HMAC-SHA256 signed as sent), ${IN_FLIGHT} requests in flight. Workplace Trigger checks the signature and emits the message event; the Webhook node (v2, respond immediately) receives the same bodies unchecked. "Answered" = first request to last answer; "recorded" = first request until n8n's executions list holds one finished execution per delivery (polled every 100 ms through the REST API).`,
+		'',
+	);
+	lines.push('| node | answered: deliveries/s | answered (ms) | all recorded: executions/s | recorded (ms) | answers | executions (succeeded) |');
+	lines.push('|---|---|---|---|---|---|---|');
+	for (const side of ['workplaceTrigger', 'webhook'] as const) {
+		const rs = rounds.filter((r) => r.side === side);
+		if (!rs.length) continue;
+		const answers = [...new Set(rs.map((r) => Object.entries(r.statuses).map(([k, v]) => `${v}× ${k}`).join(' + ')))].join(' / ');
+		lines.push(
+			`| ${side === 'workplaceTrigger' ? 'Workplace Trigger' : 'Webhook'} | ${stat(rs.map((r) => DELIVERIES / (r.answerMs / 1000)), 0)} | ${stat(rs.map((r) => r.answerMs), 0)} | ${stat(rs.map((r) => DELIVERIES / (r.recordedMs / 1000)), 0)} | ${stat(rs.map((r) => r.recordedMs), 0)} | ${answers} | ${rs.map((r) => `${r.executions} (${r.succeeded})`).join(', ')} |`,
+		);
+	}
+	lines.push('');
+	return lines;
+}
