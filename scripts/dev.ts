@@ -128,12 +128,10 @@ async function main(): Promise<void> {
 		const examples = loadExamples();
 		const startServer = async (): Promise<N8nServer> => {
 			const s = await startN8nServer(inst, { userFolder, port, echoPrefix: '[n8n] ', logLevel: 'warn', startTimeoutMs: 300_000 });
-			try {
-				await s.setupOwner();
-			} catch {
-				// owner set up in an earlier run: log in instead
-				await s.rest('POST', '/login', { emailOrLdapLoginId: E2E_OWNER.email, email: E2E_OWNER.email, password: E2E_OWNER.password });
-			}
+			// the owner is set up once per user folder; later starts (and --watch restarts) log in
+			const settings = await s.rest<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
+			if (settings.userManagement?.showSetupOnFirstLoad === false) await s.login();
+			else await s.setupOwner();
 			for (const e of examples.filter(isTriggerStarted)) {
 				try {
 					await activateWorkflow(s, e.id);

@@ -12,7 +12,10 @@
  *
  * Per target: ensure the cached n8n install, install the `npm pack` tarball into a throwaway
  * N8N_USER_FOLDER as n8n's Community Nodes panel does, start the simulator, import all scenarios'
- * credentials and workflows, then `n8n execute --id=<id> --rawOutput` each scenario and assert.
+ * credentials and workflows, then `n8n execute --id=<id> --rawOutput` each scenario and assert;
+ * then `n8n start` on that user folder (server check, E2E_SERVER=0 skips it), and a fresh n8n that
+ * installs the tarball through its own Community Nodes install endpoint from a local npm registry
+ * (test/e2e/install-check.ts; E2E_INSTALL=0 skips it).
  * Last line: `N passed, M failed`; exit code 1 on any failure.
  */
 import * as fs from 'node:fs';
@@ -21,6 +24,7 @@ import * as path from 'node:path';
 
 import {
 	createUserFolder,
+	declaredTypes,
 	ensureN8n,
 	executeWorkflow,
 	findInstalled,
@@ -46,6 +50,7 @@ import type {
 	ScenarioResult,
 	TargetId,
 } from '../test/e2e/types';
+import { communityInstallCheck, INSTALL_CHECK_NAME } from '../test/e2e/install-check';
 import { workflowId } from '../test/e2e/workflow';
 import { collectSecrets, fileHaystacks, scanForSecrets, type Haystack } from '../test/e2e/secret-scan';
 
@@ -53,6 +58,7 @@ const env = process.env;
 const VERBOSE = env.E2E_VERBOSE === '1' || env.E2E_VERBOSE === 'true';
 const KEEP = env.E2E_KEEP === '1' || env.E2E_KEEP === 'true';
 const SERVER_CHECK = env.E2E_SERVER !== '0' && env.E2E_SERVER !== 'false';
+const INSTALL_CHECK = env.E2E_INSTALL !== '0' && env.E2E_INSTALL !== 'false';
 const SECRETS_CHECK = env.E2E_SECRETS !== '0' && env.E2E_SECRETS !== 'false';
 const SECRETS_CHECK_NAME = "secrets: no credential value in n8n's logs, printed output items and errors, or database";
 
@@ -232,34 +238,6 @@ function describeFailure(result: ScenarioResult | undefined, stdout: string, std
 
 const SERVER_CHECK_NAME = 'server: n8n start loads every node and credential of the package';
 
-/** Node and credential type names the package declares (package.json `n8n`, read from dist/). */
-function declaredTypes(): { nodes: string[]; credentials: string[] } {
-	const root = repoRoot();
-	const pj = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-		name: string;
-		n8n?: { nodes?: string[]; credentials?: string[] };
-	};
-	const load = (file: string): Array<Record<string, unknown>> => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const mod = require(path.join(root, file)) as Record<string, unknown>;
-		return Object.values(mod)
-			.filter((v): v is new () => Record<string, unknown> => typeof v === 'function')
-			.map((C) => new C());
-	};
-	const nodes = (pj.n8n?.nodes ?? []).flatMap((f) =>
-		load(f).flatMap((n) => {
-			const d = (n.description ?? (n.baseDescription as Record<string, unknown> | undefined)) as
-				| { name?: string }
-				| undefined;
-			return d?.name ? [`${pj.name}.${d.name}`] : [];
-		}),
-	);
-	const credentials = (pj.n8n?.credentials ?? []).flatMap((f) =>
-		load(f).flatMap((c) => (typeof c.name === 'string' ? [c.name] : [])),
-	);
-	return { nodes, credentials };
-}
-
 async function serverCheck(inst: N8nInstall, userFolder: string): Promise<string> {
 	const expected = declaredTypes();
 	if (!expected.nodes.length) throw new Error('package.json declares no nodes');
@@ -303,6 +281,7 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 		log(indent(message.split('\n').slice(1).join('\n')));
 		for (const s of applicable) outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: 0, message });
 		if (SERVER_CHECK) outcomes.push({ target: id, scenario: SERVER_CHECK_NAME, status: 'failed', durationMs: 0, message });
+		if (INSTALL_CHECK) outcomes.push({ target: id, scenario: INSTALL_CHECK_NAME, status: 'failed', durationMs: 0, message });
 		if (SECRETS_CHECK) outcomes.push({ target: id, scenario: SECRETS_CHECK_NAME, status: 'failed', durationMs: 0, message });
 	};
 
@@ -443,7 +422,31 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 			}
 		}
 
-		// 7. no credential value anywhere a user or an operator can see
+		// 7. a fresh n8n installs the tarball itself, from a local npm registry (test/e2e/install-check.ts)
+		if (INSTALL_CHECK) {
+			const started = Date.now();
+			try {
+				const what = await communityInstallCheck(inst, {
+					tarball,
+					expected: declaredTypes(),
+					startSimulator,
+					keep: KEEP,
+					verbose: VERBOSE,
+					log: (m) => log(`    ${m}`),
+				});
+				const ms = Date.now() - started;
+				outcomes.push({ target: id, scenario: INSTALL_CHECK_NAME, status: 'passed', durationMs: ms });
+				log(`  ✓ ${INSTALL_CHECK_NAME}: ${what}; adds ${formatDuration(ms)} (two n8n starts; E2E_INSTALL=0 skips it)`);
+			} catch (e) {
+				const ms = Date.now() - started;
+				const message = (e as Error).message ?? String(e);
+				outcomes.push({ target: id, scenario: INSTALL_CHECK_NAME, status: 'failed', durationMs: ms, message });
+				log(`  ✗ ${INSTALL_CHECK_NAME} (${formatDuration(ms)})`);
+				log(indent(message));
+			}
+		}
+
+		// 8. no credential value anywhere a user or an operator can see
 		if (SECRETS_CHECK) {
 			const started = Date.now();
 			try {

@@ -742,6 +742,34 @@ export async function packPackage(outDir: string): Promise<string> {
 	return file;
 }
 
+/** Node and credential type names the package declares (package.json `n8n`, read from dist/). */
+export function declaredTypes(): { nodes: string[]; credentials: string[] } {
+	const root = repoRoot();
+	const pj = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+		name: string;
+		n8n?: { nodes?: string[]; credentials?: string[] };
+	};
+	const load = (file: string): Array<Record<string, unknown>> => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const mod = require(path.join(root, file)) as Record<string, unknown>;
+		return Object.values(mod)
+			.filter((v): v is new () => Record<string, unknown> => typeof v === 'function')
+			.map((C) => new C());
+	};
+	const nodes = (pj.n8n?.nodes ?? []).flatMap((f) =>
+		load(f).flatMap((n) => {
+			const d = (n.description ?? (n.baseDescription as Record<string, unknown> | undefined)) as
+				| { name?: string }
+				| undefined;
+			return d?.name ? [`${pj.name}.${d.name}`] : [];
+		}),
+	);
+	const credentials = (pj.n8n?.credentials ?? []).flatMap((f) =>
+		load(f).flatMap((c) => (typeof c.name === 'string' ? [c.name] : [])),
+	);
+	return { nodes, credentials };
+}
+
 export interface InstalledCommunityPackage {
 	name: string;
 	version: string;
@@ -897,7 +925,7 @@ export interface N8nServer {
 	 * Owner: E2E_OWNER.
 	 */
 	setupOwner(): Promise<void>;
-	/** Signs in as E2E_OWNER (an instance whose owner was set up before, e.g. after a restart). */
+	/** Logs in as E2E_OWNER (an owner set up earlier, e.g. before a restart) and keeps the cookie. */
 	login(): Promise<void>;
 	/** A call to n8n's internal REST API (`/rest/...`) as the owner (after setupOwner()); returns `data`. */
 	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
@@ -1041,7 +1069,8 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 		if (!cookie) throw new Error('POST /rest/owner/setup set no auth cookie');
 	};
 	const login = async () => {
-		await rest('POST', '/login', { emailOrLdapLoginId: E2E_OWNER.email, password: E2E_OWNER.password });
+		// 1.x takes `email`, 2.x `emailOrLdapLoginId`; each ignores the other
+		await rest('POST', '/login', { emailOrLdapLoginId: E2E_OWNER.email, email: E2E_OWNER.email, password: E2E_OWNER.password });
 		if (!cookie) throw new Error('POST /rest/login set no auth cookie');
 	};
 	return { url, port, pid: child.pid, process: child, output: () => output, setupOwner, login, rest, fetch: doFetch, stop };
