@@ -52,7 +52,7 @@ const PACKAGE = 'n8n-nodes-workplace';
 // (a) Bot send text vs HTTP Request
 
 interface SendRound {
-	side: 'workplaceBot' | 'httpRequest';
+	side: 'workplaceBot' | 'workplaceBot20' | 'httpRequest';
 	scenario: '500 users' | 'one chat';
 	nodeMs: number;
 	itemsPerSecond: number;
@@ -66,6 +66,12 @@ interface SendRound {
 	errors: number;
 }
 
+const SIDE_NAMES: Record<SendRound['side'], string> = {
+	workplaceBot: 'Workplace Bot (Concurrency 5, default)',
+	workplaceBot20: 'Workplace Bot (Concurrency 20)',
+	httpRequest: 'HTTP Request',
+};
+
 const botCred = { id: credentialId('bench/workplaceBotOAuth2Api'), name: 'Workplace Bot (bench)', type: 'workplaceBotOAuth2Api' };
 const headerCred = { id: credentialId('bench/httpHeaderAuth'), name: 'Bearer token (bench)', type: 'httpHeaderAuth' };
 
@@ -76,12 +82,13 @@ function itemsCode(uids: string[]): string {
 function sendWorkflow(name: string, side: SendRound['side'], uids: string[], simUrl: string) {
 	const items = node('Items', 'n8n-nodes-base.code', 2, { jsCode: itemsCode(uids) });
 	const send =
-		side === 'workplaceBot'
+		side !== 'httpRequest'
 			? node('Send', `${PACKAGE}.workplaceBot`, 1, {
 					resource: 'directMessage',
 					operation: 'sendText',
 					userId: '={{ $json.uid }}',
 					text: '={{ $json.text }}',
+					...(side === 'workplaceBot20' ? { requestOptions: { concurrency: 20 } } : {}),
 				}, { credentials: { ...botCred, data: () => ({}) } })
 			: node('Send', 'n8n-nodes-base.httpRequest', 4.2, {
 					method: 'POST',
@@ -125,6 +132,7 @@ async function benchSends(inst: N8nInstall, userFolder: string, env: NodeJS.Proc
 	const plans = [
 		{ side: 'workplaceBot' as const, scenario: '500 users' as const, uids: users },
 		{ side: 'httpRequest' as const, scenario: '500 users' as const, uids: users },
+		{ side: 'workplaceBot20' as const, scenario: '500 users' as const, uids: users },
 		{ side: 'workplaceBot' as const, scenario: 'one chat' as const, uids: oneChat },
 		{ side: 'httpRequest' as const, scenario: 'one chat' as const, uids: oneChat },
 	];
@@ -233,17 +241,17 @@ function sendSection(rounds: SendRound[]): string[] {
 	lines.push('| scenario | node | node time (ms) | items/s | sends | token requests | delivered (distinct) | order at the simulator |');
 	lines.push('|---|---|---|---|---|---|---|---|');
 	for (const scenario of ['500 users', 'one chat'] as const) {
-		for (const side of ['workplaceBot', 'httpRequest'] as const) {
+		for (const side of ['workplaceBot', 'workplaceBot20', 'httpRequest'] as const) {
 			const rs = rounds.filter((r) => r.scenario === scenario && r.side === side);
 			if (!rs.length) continue;
 			const uniq = (vals: Array<number | string | boolean | undefined>) => [...new Set(vals.map(String))].join(' / ');
 			const order = scenario === 'one chat' ? rs.map((r) => (r.inOrder ? 'in order' : `${r.inversions} inversions`)).join(', ') : '—';
-			lines.push(`| ${scenario} | ${side === 'workplaceBot' ? 'Workplace Bot' : 'HTTP Request'} | ${stat(rs.map((r) => r.nodeMs), 0)} | ${stat(rs.map((r) => r.itemsPerSecond), 0)} | ${uniq(rs.map((r) => r.sends))} | ${uniq(rs.map((r) => r.tokenRequests))} | ${uniq(rs.map((r) => r.delivered))} (${uniq(rs.map((r) => r.distinctDelivered))}) | ${order} |`);
+			lines.push(`| ${scenario} | ${SIDE_NAMES[side]} | ${stat(rs.map((r) => r.nodeMs), 0)} | ${stat(rs.map((r) => r.itemsPerSecond), 0)} | ${uniq(rs.map((r) => r.sends))} | ${uniq(rs.map((r) => r.tokenRequests))} | ${uniq(rs.map((r) => r.delivered))} (${uniq(rs.map((r) => r.distinctDelivered))}) | ${order} |`);
 		}
 	}
 	lines.push('');
 	lines.push('Notes:');
-	lines.push('- Workplace Bot works on up to 5 conversations at once ("Concurrency", default 5) and sends the items of one conversation strictly one after another, so "one chat" is sequential by design: its rate is about 1 / (latency + per-call overhead).');
+	lines.push('- Workplace Bot works on up to 5 conversations at once ("Request Options → Concurrency", default 5) and sends the items of one conversation strictly one after another, so "one chat" is sequential by design: its rate is about 1 / (latency + per-call overhead). With 5 calls in flight and 20 ms latency per call its ceiling is about 5 / (20 ms + connection and n8n overhead); the Concurrency 20 row shows the same node when more calls may be in flight.');
 	lines.push('- HTTP Request (no batching) starts the calls of all items at once and promises no order. "In order" above is a property of the simulator: it records a message when the request arrives and adds its latency afterwards, so arrival order is send order; a platform whose processing time varies per call would reorder them. HTTP Request keeps order only with Batching (1 item per batch), i.e. sequential.');
 	lines.push('- The token requests column counts calls to /oauth/token during the run: ours fetches one token in the first execution and n8n saves it in the credential, so later executions reuse it; the HTTP Request side uses a token fetched by hand before the runs.');
 	lines.push('');

@@ -185,7 +185,7 @@ export class WorkplaceTrigger implements INodeType {
 								name: 'Batched',
 								value: 'batched',
 								description:
-									'Save the keys of received events with the workflow at most once a second or every 50 events. Duplicates are always recognised while n8n runs; after a restart, redeliveries of the events received since the last save are not.',
+									'Save the keys of received events with the workflow at most every 5 seconds or every 500 events. Duplicates are always recognised while n8n runs; after a restart, redeliveries of the events received since the last save are not.',
 							},
 							{
 								name: 'On Every Delivery',

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { RecentSet } from './delivery';
@@ -9,13 +10,14 @@ const MAX_SCOPES = 500;
 
 /**
  * Batched saving: n8n answers a production delivery only after it has saved changed static data,
- * so writing the keys on every delivery puts one database write in front of every answer (with
- * SQLite at 20 deliveries in flight, about 3.6 times fewer deliveries per second; bench/RESULTS.md).
- * Keys are therefore copied into the static data at most once a second or every 50 new keys;
- * the process-wide set below recognises every duplicate meanwhile.
+ * and with SQLite each such save held up the answers of the deliveries in flight: saving on every
+ * delivery made the trigger answer 3.6 times fewer deliveries per second than a Webhook node, every
+ * 50 keys still 2 times (2,000 deliveries at 20 in flight; bench/RESULTS.md). Keys are therefore
+ * copied into the static data at most every 5 seconds, or when 500 keys (half of what is kept) are
+ * unsaved; the process-wide set below recognises every duplicate meanwhile.
  */
-export const SAVE_INTERVAL_MS = 1000;
-export const SAVE_EVERY_KEYS = 50;
+export const SAVE_INTERVAL_MS = 5000;
+export const SAVE_EVERY_KEYS = RECENT_EVENT_LIMIT / 2;
 
 /**
  * Event keys per trigger node (workflow id + node id) in this n8n process. n8n builds a new
@@ -26,7 +28,10 @@ export const SAVE_EVERY_KEYS = 50;
  * deliveries is recognised; the static data keeps the keys across restarts.
  */
 interface Scope {
+	/** Compact keys (see compactKey). */
 	keys: RecentSet;
+	/** The saved list last merged into `keys` (or written from them): an unchanged one is skipped. */
+	merged?: string;
 	/** When the keys were last copied into the static data (0: never in this process). */
 	savedAt: number;
 	/** New keys since then. */
@@ -56,6 +61,26 @@ function storedKeys(staticData: IDataObject, field: string): string[] {
 	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/**
+ * n8n reads the whole static data with the workflow for every delivery, so the saved event keys
+ * are kept small: 16 characters of a SHA-256 (base64url, 96 bits) per key, in one comma-separated
+ * string (about 17 KB for 1000 keys, and no per-element wrapping by n8n's observable object).
+ */
+export function compactKey(key: string): string {
+	return createHash('sha256').update(key).digest('base64url').slice(0, 16);
+}
+
+function joinKeys(keys: string[]): string {
+	return keys.join(',');
+}
+
+function splitKeys(value: unknown): string[] {
+	if (typeof value === 'string') return value.split(',').filter(Boolean);
+	// An earlier format: the keys themselves in an array.
+	if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map(compactKey);
+	return [];
+}
+
 export interface Claim {
 	/** For each key: true when this delivery is the first to bring it. */
 	fresh: boolean[];
@@ -81,14 +106,25 @@ export function claimEventKeys(
 ): Claim {
 	const entry = scopeOf(scope);
 	const set = entry.keys;
-	set.addOlder(storedKeys(staticData, field));
+	const stored = staticData[field];
+	if (typeof stored !== 'string' || stored !== entry.merged) {
+		// Saved by another process or before a restart: merge what this process does not hold.
+		set.addOlder(splitKeys(stored));
+		if (typeof stored === 'string') entry.merged = stored;
+	}
 	const claimed: string[] = [];
 	const fresh = keys.map((key) => {
-		if (set.has(key)) return false;
-		set.add(key);
-		claimed.push(key);
+		const compact = compactKey(key);
+		if (set.has(compact)) return false;
+		set.add(compact);
+		claimed.push(compact);
 		return true;
 	});
+	const save = () => {
+		const list = joinKeys(set.toArray());
+		staticData[field] = list;
+		entry.merged = list;
+	};
 	if (claimed.length) {
 		entry.unsaved += claimed.length;
 		const now = Date.now();
@@ -98,7 +134,7 @@ export function claimEventKeys(
 			entry.unsaved >= SAVE_EVERY_KEYS ||
 			now - entry.savedAt >= SAVE_INTERVAL_MS
 		) {
-			staticData[field] = set.toArray();
+			save();
 			entry.savedAt = now;
 			entry.unsaved = 0;
 			entry.mustSave = false;
@@ -109,7 +145,7 @@ export function claimEventKeys(
 		release() {
 			if (!claimed.length) return;
 			for (const key of claimed) set.delete(key);
-			staticData[field] = set.toArray();
+			save();
 			entry.mustSave = true;
 		},
 	};

@@ -33,6 +33,12 @@ function signedBed(parameters: IDataObject = {}, extra: Partial<ConstructorParam
 	});
 }
 
+/** The event keys the node saved in its static data (comma-separated compact keys). */
+function savedEventKeys(bed: TriggerBed): string[] {
+	const stored = bed.nodeStaticData().recentEventKeys;
+	return typeof stored === 'string' ? stored.split(',').filter(Boolean) : [];
+}
+
 function unsignedBed(parameters: IDataObject = {}, extra: Partial<ConstructorParameters<typeof TriggerBed>[0]> = {}) {
 	return new TriggerBed({ parameters: { verification: 'none', events: ALL_EVENTS, ...parameters }, ...extra });
 }
@@ -311,7 +317,7 @@ describe('duplicates', () => {
 		expect(outcomes.filter((o) => o.runStarted)).toHaveLength(1);
 		expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200]);
 		// Saved static data holds both keys although the requests overwrote each other's copy.
-		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(2);
+		expect(savedEventKeys(bed)).toHaveLength(2);
 	});
 
 	test('Remember Received Events "On Every Delivery": concurrent deliveries, no key lost from the saved static data', async () => {
@@ -319,7 +325,7 @@ describe('duplicates', () => {
 		const raws = Array.from({ length: 5 }, () => bot(messageEvent()));
 		const outcomes = await Promise.all(raws.map((raw) => bed.deliver(signed(raw))));
 		expect(outcomes.filter((o) => o.runStarted)).toHaveLength(5);
-		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(5);
+		expect(savedEventKeys(bed)).toHaveLength(5);
 		expect(bed.staticDataSaves).toBe(5);
 	});
 
@@ -331,35 +337,39 @@ describe('duplicates', () => {
 		});
 		afterEach(() => jest.restoreAllMocks());
 
-		test('saves with the first event, then once a second: concurrent deliveries lose no key', async () => {
+		test('saves with the first event, then at most every 5 s: concurrent deliveries lose no key', async () => {
 			const bed = signedBed();
 			const raws = Array.from({ length: 5 }, () => bot(messageEvent()));
 			const outcomes = await Promise.all(raws.map((raw) => bed.deliver(signed(raw))));
 			expect(outcomes.filter((o) => o.runStarted)).toHaveLength(5);
 			// Only the first delivery saved; the other four are recognised in this process.
-			expect(bed.nodeStaticData().recentEventKeys).toHaveLength(1);
+			expect(savedEventKeys(bed)).toHaveLength(1);
 			expect(bed.staticDataSaves).toBe(1);
 			for (const raw of raws) expectNoRun(await bed.deliver(signed(raw)), 200);
-			clock += 999;
+			clock += 4999;
 			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
 			expect(bed.staticDataSaves).toBe(1);
 			clock += 1;
 			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
 			expect(bed.staticDataSaves).toBe(2);
-			expect(bed.nodeStaticData().recentEventKeys).toHaveLength(7);
+			expect(savedEventKeys(bed)).toHaveLength(7);
 		});
 
-		test('saves every 50 new keys within a second', async () => {
+		test('saves when 500 keys are unsaved, within the 5 s', async () => {
 			const bed = signedBed();
-			for (let i = 0; i < 60; i++) expectRun(await bed.deliver(signed(bot(messageEvent({ messageId: `m-${i}` })))), 1);
-			// first delivery, then the 50th key after it
+			const event = (i: number) => messageEvent({ messageId: `m-${i}` });
+			expectRun(await bed.deliver(signed(bot(event(0)))), 1);
+			expectRun(await bed.deliver(signed(bot(...Array.from({ length: 499 }, (_, i) => event(i + 1))))), 499);
+			expect(bed.staticDataSaves).toBe(1);
+			expectRun(await bed.deliver(signed(bot(event(500)))), 1);
+			expectRun(await bed.deliver(signed(bot(event(501)))), 1);
 			expect(bed.staticDataSaves).toBe(2);
-			expect(bed.nodeStaticData().recentEventKeys).toHaveLength(51);
+			expect(savedEventKeys(bed)).toHaveLength(501);
 			dedupeModule().resetEventKeyCache();
 			const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
-			expectNoRun(await restarted.deliver(signed(bot(messageEvent({ messageId: 'm-50' })))), 200);
+			expectNoRun(await restarted.deliver(signed(bot(event(500)))), 200);
 			// Received after the last save: not known after a restart (README, Signatures and duplicates).
-			expectRun(await restarted.deliver(signed(bot(messageEvent({ messageId: 'm-51' })))), 1);
+			expectRun(await restarted.deliver(signed(bot(event(501)))), 1);
 		});
 	});
 
@@ -378,10 +388,26 @@ describe('duplicates', () => {
 		expectRun(await bed.deliver(signed(first)), 1);
 		const many = Array.from({ length: 1000 }, (_, i) => messageEvent({ messageId: `m-${i}` }));
 		expectRun(await bed.deliver(signed(bot(...many))), 1000);
-		expect(bed.nodeStaticData().recentEventKeys).toHaveLength(1000);
+		expect(savedEventKeys(bed)).toHaveLength(1000);
 		dedupeModule().resetEventKeyCache();
 		expectRun(await bed.deliver(signed(first)), 1);
 		expectNoRun(await bed.deliver(signed(bot(many[999]))), 200);
+	});
+
+	test('saved keys are compact (1000 keys in under 20 KB) and an earlier list of plain keys is still recognised', async () => {
+		const bed = signedBed();
+		const many = Array.from({ length: 1000 }, (_, i) => messageEvent({ messageId: `64f0d${String(i).padStart(19, '0')}` }));
+		expectRun(await bed.deliver(signed(bot(...many))), 1000);
+		const stored = bed.nodeStaticData().recentEventKeys as string;
+		expect(stored.length).toBeLessThan(20_000);
+		expect(stored).not.toContain('64f0d');
+		dedupeModule().resetEventKeyCache();
+		const earlier = signedBed({}, {
+			workflowId: bed.workflowId,
+			nodeId: bed.nodeId,
+			staticData: { 'node:Workplace Trigger': { recentEventKeys: ['message:m-plain-1'] } },
+		});
+		expectNoRun(await earlier.deliver(signed(bot(messageEvent({ messageId: 'm-plain-1' })))), 200);
 	});
 
 	test('user events: an identical redelivery is a duplicate, another update of the same user is not', async () => {
@@ -460,7 +486,7 @@ describe('download images', () => {
 		expect(outcome.status).toBe(500);
 		expect(outcome.runStarted).toBe(false);
 		expect(outcome.error?.message).toMatch(/picture/);
-		expect(bed.nodeStaticData().recentEventKeys ?? []).toHaveLength(0);
+		expect(savedEventKeys(bed)).toHaveLength(0);
 		const again = await bed.deliver(signed(raw));
 		expect(again.status).toBe(500);
 	});
