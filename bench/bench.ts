@@ -264,6 +264,7 @@ function packageSection(p: PackageFigures): string[] {
 		'',
 		`- Load time of all ${p.nodes} nodes and ${p.credentials} credentials (require + construct, fresh Node ${process.version} process each, n8n-workflow preloaded): ${stat(p.loadMs, 1, ' ms')} over ${p.loadMs.length} rounds`,
 		`- Packed tarball: ${(p.tarballBytes / 1024).toFixed(1)} KiB (${p.tarballBytes} bytes), unpacked ${(p.unpackedBytes / 1024).toFixed(1)} KiB, ${p.files} files`,
+		'- The load time is mostly reading and compiling the JavaScript files (n8n loads node classes on first use); the tarball holds dist/, package.json, README.md and LICENSE only.',
 		'',
 	];
 }

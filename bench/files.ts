@@ -310,5 +310,9 @@ export function filesSection(rounds: FileRound[]): string[] {
 		}
 	}
 	lines.push('');
+	lines.push('Notes:');
+	lines.push('- Both nodes stream in both directions, so the peak above idle is a few buffers, not the file. Workplace Knowledge reads n8n\'s binary store in 1 MiB chunks for the multipart body (HTTP Request: 64 KiB chunks through its form-data encoder), which is why its upload is faster and its peak some MiB higher.');
+	lines.push('- What limits the time: two copies of the file on one disk and two cores (n8n reads it from its store while the simulator, in the bench process, writes it to its temporary folder; on download the other way round).');
+	lines.push('');
 	return lines;
 }
