@@ -405,27 +405,29 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 			}
 		}
 
-		// 6. the same user folder under `n8n start`
-		if (SERVER_CHECK) {
+		/** Runs a target-wide check and records it like a scenario; `run` returns what the ✓ line says. */
+		const check = async (name: string, run: (started: number) => Promise<string>) => {
 			const started = Date.now();
 			try {
-				const what = await serverCheck(inst, userFolder);
+				const what = await run(started);
 				const ms = Date.now() - started;
-				outcomes.push({ target: id, scenario: SERVER_CHECK_NAME, status: 'passed', durationMs: ms });
-				log(`  ✓ ${SERVER_CHECK_NAME}: ${what} (${formatDuration(ms)})`);
+				outcomes.push({ target: id, scenario: name, status: 'passed', durationMs: ms });
+				log(`  ✓ ${name}: ${what} (${formatDuration(ms)})`);
 			} catch (e) {
 				const ms = Date.now() - started;
 				const message = (e as Error).message ?? String(e);
-				outcomes.push({ target: id, scenario: SERVER_CHECK_NAME, status: 'failed', durationMs: ms, message });
-				log(`  ✗ ${SERVER_CHECK_NAME} (${formatDuration(ms)})`);
+				outcomes.push({ target: id, scenario: name, status: 'failed', durationMs: ms, message });
+				log(`  ✗ ${name} (${formatDuration(ms)})`);
 				log(indent(message));
 			}
-		}
+		};
+
+		// 6. the same user folder under `n8n start`
+		if (SERVER_CHECK) await check(SERVER_CHECK_NAME, () => serverCheck(inst, userFolder));
 
 		// 7. a fresh n8n installs the tarball itself, from a local npm registry (test/e2e/install-check.ts)
 		if (INSTALL_CHECK) {
-			const started = Date.now();
-			try {
+			await check(INSTALL_CHECK_NAME, async (started) => {
 				const what = await communityInstallCheck(inst, {
 					tarball,
 					expected: declaredTypes(),
@@ -434,22 +436,13 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 					verbose: VERBOSE,
 					log: (m) => log(`    ${m}`),
 				});
-				const ms = Date.now() - started;
-				outcomes.push({ target: id, scenario: INSTALL_CHECK_NAME, status: 'passed', durationMs: ms });
-				log(`  ✓ ${INSTALL_CHECK_NAME}: ${what}; adds ${formatDuration(ms)} (two n8n starts; E2E_INSTALL=0 skips it)`);
-			} catch (e) {
-				const ms = Date.now() - started;
-				const message = (e as Error).message ?? String(e);
-				outcomes.push({ target: id, scenario: INSTALL_CHECK_NAME, status: 'failed', durationMs: ms, message });
-				log(`  ✗ ${INSTALL_CHECK_NAME} (${formatDuration(ms)})`);
-				log(indent(message));
-			}
+				return `${what}; adds ${formatDuration(Date.now() - started)} (two n8n starts; E2E_INSTALL=0 skips it)`;
+			});
 		}
 
 		// 8. no credential value anywhere a user or an operator can see
 		if (SECRETS_CHECK) {
-			const started = Date.now();
-			try {
+			await check(SECRETS_CHECK_NAME, async () => {
 				const credentials = applicable.flatMap((s) => s.credentials ?? []);
 				const secrets = collectSecrets(ctx, credentials);
 				if (secrets.length < 5) throw new Error(`only ${secrets.length} secret value(s) to search for`);
@@ -465,16 +458,8 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 				if (findings.length) {
 					throw new Error(`credential values found:\n${findings.map((f) => `- ${f.secret} in ${f.where}: …${f.context}…`).join('\n')}`);
 				}
-				const ms = Date.now() - started;
-				outcomes.push({ target: id, scenario: SECRETS_CHECK_NAME, status: 'passed', durationMs: ms });
-				log(`  ✓ ${SECRETS_CHECK_NAME}: ${secrets.length} values, ${haystacks.length} sources, ${(bytes / 1024 / 1024).toFixed(1)} MiB (${formatDuration(ms)})`);
-			} catch (e) {
-				const ms = Date.now() - started;
-				const message = (e as Error).message ?? String(e);
-				outcomes.push({ target: id, scenario: SECRETS_CHECK_NAME, status: 'failed', durationMs: ms, message });
-				log(`  ✗ ${SECRETS_CHECK_NAME} (${formatDuration(ms)})`);
-				log(indent(message));
-			}
+				return `${secrets.length} values, ${haystacks.length} sources, ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+			});
 		}
 	} finally {
 		delete process.env.WORKPLACE_N8N_LOG_DIR;
