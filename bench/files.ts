@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import {
+	fetchWebhook,
 	importCredentials,
 	importWorkflows,
 	startN8nServer,
@@ -82,72 +83,61 @@ function webhook(name: string, hookPath: string) {
 	});
 }
 
-function workflows(kbId: string, fileId: string, knowledgeUrl: string) {
-	const readFile = node('Read File', 'n8n-nodes-base.readWriteFile', 1, { fileSelector: '={{ $json.body.file }}', options: {} });
+/** The four measured workflows on a file; `variant` names another set (the warm-up) with its own webhook paths. */
+function workflows(kbId: string, fileId: string, knowledgeUrl: string, variant = '') {
 	const headerAuth = { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' };
-	const plans: Array<{ operation: Operation; side: Side; nodes: ReturnType<typeof node>[] }> = [
+	const transfers: Array<{ operation: Operation; side: Side; node: ReturnType<typeof node> }> = [
 		{
 			operation: 'upload',
 			side: 'workplaceKnowledge',
-			nodes: [
-				webhook('Webhook', 'bench-upload-ours'),
-				readFile,
-				node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
-					resource: 'file',
-					operation: 'upload',
-					knowledgeBaseId: byId(kbId),
-					binaryPropertyName: 'data',
-				}, { credentials: { ...knowledgeCred, data: noData } }),
-			],
+			node: node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
+				resource: 'file',
+				operation: 'upload',
+				knowledgeBaseId: byId(kbId),
+				binaryPropertyName: 'data',
+			}, { credentials: { ...knowledgeCred, data: noData } }),
 		},
 		{
 			operation: 'upload',
 			side: 'httpRequest',
-			nodes: [
-				webhook('Webhook', 'bench-upload-http'),
-				readFile,
-				node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
-					method: 'POST',
-					url: `${knowledgeUrl}/knowledge/${kbId}/files`,
-					...headerAuth,
-					sendBody: true,
-					contentType: 'multipart-form-data',
-					bodyParameters: { parameters: [{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' }] },
-					options: {},
-				}, { credentials: { ...apiKeyCred, data: noData } }),
-			],
+			node: node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
+				method: 'POST',
+				url: `${knowledgeUrl}/knowledge/${kbId}/files`,
+				...headerAuth,
+				sendBody: true,
+				contentType: 'multipart-form-data',
+				bodyParameters: { parameters: [{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' }] },
+				options: {},
+			}, { credentials: { ...apiKeyCred, data: noData } }),
 		},
 		{
 			operation: 'download',
 			side: 'workplaceKnowledge',
-			nodes: [
-				webhook('Webhook', 'bench-download-ours'),
-				node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
-					resource: 'file',
-					operation: 'download',
-					knowledgeBaseId: byId(kbId),
-					fileId: byId(fileId),
-					binaryPropertyName: 'data',
-				}, { credentials: { ...knowledgeCred, data: noData } }),
-			],
+			node: node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
+				resource: 'file',
+				operation: 'download',
+				knowledgeBaseId: byId(kbId),
+				fileId: byId(fileId),
+				binaryPropertyName: 'data',
+			}, { credentials: { ...knowledgeCred, data: noData } }),
 		},
 		{
 			operation: 'download',
 			side: 'httpRequest',
-			nodes: [
-				webhook('Webhook', 'bench-download-http'),
-				node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
-					method: 'GET',
-					url: `${knowledgeUrl}/knowledge/${kbId}/files/${fileId}/download`,
-					...headerAuth,
-					options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
-				}, { credentials: { ...apiKeyCred, data: noData } }),
-			],
+			node: node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
+				method: 'GET',
+				url: `${knowledgeUrl}/knowledge/${kbId}/files/${fileId}/download`,
+				...headerAuth,
+				options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+			}, { credentials: { ...apiKeyCred, data: noData } }),
 		},
 	];
-	return plans.map((p) => {
-		const name = `bench: ${p.operation} ${p.side}`;
-		return { ...p, hookPath: `bench-${p.operation}-${p.side === 'workplaceKnowledge' ? 'ours' : 'http'}`, workflow: { ...chain(p.nodes), id: workflowId(name), name, active: false, settings: { executionOrder: 'v1' } } };
+	return transfers.map((t) => {
+		const name = `bench${variant}: ${t.operation} ${t.side}`;
+		const hookPath = `bench-${t.operation}-${t.side === 'workplaceKnowledge' ? 'ours' : 'http'}${variant}`;
+		const readFile = node('Read File', 'n8n-nodes-base.readWriteFile', 1, { fileSelector: '={{ $json.body.file }}', options: {} });
+		const nodes = [webhook('Webhook', hookPath), ...(t.operation === 'upload' ? [readFile] : []), t.node];
+		return { ...t, hookPath, workflow: { ...chain(nodes), id: workflowId(name), name, active: false, settings: { executionOrder: 'v1' } } };
 	});
 }
 
@@ -184,16 +174,9 @@ export async function benchFiles(inst: N8nInstall, userFolder: string, env: Node
 		{ ...knowledgeCred, data: { knowledgeUrl: sim.knowledgeUrl, apiKey: sim.credentials.knowledgeApiKey } },
 		{ ...apiKeyCred, data: { name: 'x-api-key', value: sim.credentials.knowledgeApiKey } },
 	], workDir);
-	// Warm-up workflows are copies of the measured ones on the 1 MiB file, with their own webhook path.
+	// Warm-up workflows: the same paths on the 1 MiB file, with their own webhooks.
 	const plans = workflows(kb.id, bigStored.id, sim.knowledgeUrl);
-	const warmPlans = workflows(kb.id, warmStored.id, sim.knowledgeUrl).map((p) => {
-		const name = `bench warm-up: ${p.operation} ${p.side}`;
-		const hookPath = `${p.hookPath}-warmup`;
-		const nodes = p.workflow.nodes.map((n) =>
-			n.type === 'n8n-nodes-base.webhook' ? { ...n, id: stableId('n', `${name}/webhook`), parameters: { ...n.parameters, path: hookPath }, webhookId: stableId('hook', hookPath) } : n,
-		);
-		return { ...p, hookPath, workflow: { ...p.workflow, nodes, id: workflowId(name), name } };
-	});
+	const warmPlans = workflows(kb.id, warmStored.id, sim.knowledgeUrl, '-warmup');
 	await importWorkflows(inst, env, [...plans, ...warmPlans].map((p) => p.workflow), workDir);
 
 	const serverEnv = {
@@ -217,27 +200,15 @@ export async function benchFiles(inst: N8nInstall, userFolder: string, env: Node
 		return server;
 	};
 	const call = async (server: N8nServer, hookPath: string, file: string) => {
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const res = await fetch(`${server.url}/webhook/${hookPath}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ file }),
-				signal: AbortSignal.timeout(600_000),
-			});
-			const text = await res.text();
-			if (res.status === 404 && Date.now() < deadline) {
-				await sleep(250); // 2.x registers production webhooks shortly after start
-				continue;
-			}
-			if (res.status !== 200) throw new Error(`webhook ${hookPath} answered ${res.status}: ${text.slice(0, 500)}`);
-			return JSON.parse(text) as Record<string, unknown>;
-		}
+		const { status, text } = await fetchWebhook(`${server.url}/webhook/${hookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ file }),
+		});
+		if (status !== 200) throw new Error(`webhook ${hookPath} answered ${status}: ${text.slice(0, 500)}`);
 	};
 	const lastExecution = async (server: N8nServer, workflowIdValue: string) => {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: workflowIdValue }));
-		const list = await server.rest<{ results?: Array<{ id: string }> }>('GET', `/executions?filter=${filter}&limit=1`);
-		const id = list.results?.[0]?.id;
+		const id = (await server.executions({ workflowId: workflowIdValue }, 1)).results[0]?.id;
 		if (!id) throw new Error(`no execution of ${workflowIdValue}`);
 		return await server.rest<{ data?: unknown; status?: string }>('GET', `/executions/${id}`);
 	};

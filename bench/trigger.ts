@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { startN8nServer, createUserFolder, type N8nInstall, type N8nServer } from '../scripts/lib/n8n';
+import { createUserFolder, fetchWebhook, startN8nServer, type N8nInstall, type N8nServer } from '../scripts/lib/n8n';
 import { sleep } from '../scripts/lib/proc';
 import { messageEvent, sendWebhook, type Simulator, type WebhookDelivery } from '../simulator';
 import { log, pool, stat } from './lib';
@@ -56,17 +56,7 @@ function workflowBody(side: Side, webhookId: string, credential: { id: string; n
 }
 
 async function countExecutions(server: N8nServer, workflowId: string, status?: string[]): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify(status ? { workflowId, status } : { workflowId }));
-	// A kept-alive socket n8n closed meanwhile fails with a reset: a read, so ask again.
-	for (let attempt = 1; ; attempt++) {
-		try {
-			const data = await server.rest<{ count?: number }>('GET', `/executions?filter=${filter}&limit=1`);
-			return data.count ?? 0;
-		} catch (e) {
-			if (attempt >= 3 || !/fetch failed|ECONNRESET|socket/i.test(String((e as Error).message) + String((e as { cause?: unknown }).cause))) throw e;
-			await sleep(200);
-		}
-	}
+	return (await server.executions(status ? { workflowId, status } : { workflowId }, 1)).count;
 }
 
 export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, sim: Simulator, rounds: number): Promise<TriggerRound[]> {
@@ -92,17 +82,8 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 			const url = side === 'workplaceTrigger' ? `${server.url}/webhook/${webhookId}/webhook` : `${server.url}/webhook/${webhookId}`;
 			sides.push({ side, id: created.id, url });
 		}
-		// Production webhooks may register shortly after activation (2.x): wait for a non-404.
-		for (const s of sides) {
-			const deadline = Date.now() + 30_000;
-			for (;;) {
-				const res = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
-				await res.text();
-				if (res.status !== 404) break;
-				if (Date.now() > deadline) throw new Error(`${s.url} is not registered`);
-				await sleep(250);
-			}
-		}
+		// An empty delivery: answered without a run by both nodes once n8n serves the webhook.
+		for (const s of sides) await fetchWebhook(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
 		for (let round = 1; round <= rounds; round++) {
 			for (const s of sides) {
 				const before = await countExecutions(server, s.id);

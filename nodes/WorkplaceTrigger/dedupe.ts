@@ -107,7 +107,7 @@ export function claimEventKeys(
 	const entry = scopeOf(scope);
 	const set = entry.keys;
 	const stored = staticData[field];
-	if (typeof stored !== 'string' || stored !== entry.merged) {
+	if (stored !== entry.merged) {
 		// Saved by another process or before a restart: merge what this process does not hold.
 		set.addOlder(splitKeys(stored));
 		if (typeof stored === 'string') entry.merged = stored;

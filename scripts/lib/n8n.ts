@@ -931,7 +931,50 @@ export interface N8nServer {
 	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 	/** fetch() against the server with the owner's cookie (after setupOwner()). */
 	fetch(path: string, init?: RequestInit): Promise<Response>;
+	/** GET /rest/executions with a filter (e.g. { workflowId, status: ['success'] }): the total count and the newest `limit`. */
+	executions(filter: Record<string, unknown>, limit?: number): Promise<{ count: number; results: ExecutionSummary[] }>;
 	stop(): Promise<void>;
+}
+
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode?: string;
+	finished?: boolean;
+}
+
+/**
+ * Calls a production webhook until n8n serves it: 2.x registers webhooks shortly after an
+ * activation or a start, answering 404 meanwhile. Returns the first other answer.
+ */
+export async function fetchWebhook(url: string, init: RequestInit = {}, registerTimeoutMs = 30_000): Promise<{ status: number; text: string }> {
+	const deadline = Date.now() + registerTimeoutMs;
+	for (;;) {
+		const res = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(600_000) });
+		const text = await res.text();
+		if (res.status !== 404) return { status: res.status, text };
+		if (Date.now() > deadline) throw new Error(`${url} is still not registered (404): ${text.slice(0, 300)}`);
+		await sleep(250);
+	}
+}
+
+/** Executions of a workflow once none is new, running or waiting and their number stayed the same for `quietMs`. */
+export async function settledExecutions(server: N8nServer, workflowId: string, quietMs = 1500): Promise<ExecutionSummary[]> {
+	const deadline = Date.now() + 60_000;
+	let last = -1;
+	let stableSince = Date.now();
+	for (;;) {
+		const list = (await server.executions({ workflowId })).results;
+		const running = list.some((e) => ['new', 'running', 'waiting'].includes(e.status));
+		if (list.length !== last || running) {
+			last = list.length;
+			stableSince = Date.now();
+		} else if (Date.now() - stableSince >= quietMs) {
+			return list;
+		}
+		if (Date.now() > deadline) throw new Error(`executions of ${workflowId} did not settle: ${JSON.stringify(list)}`);
+		await sleep(250);
+	}
 }
 
 export const E2E_OWNER = {
@@ -1073,5 +1116,12 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 		await rest('POST', '/login', { emailOrLdapLoginId: E2E_OWNER.email, email: E2E_OWNER.email, password: E2E_OWNER.password });
 		if (!cookie) throw new Error('POST /rest/login set no auth cookie');
 	};
-	return { url, port, pid: child.pid, process: child, output: () => output, setupOwner, login, rest, fetch: doFetch, stop };
+	const executions = async (filter: Record<string, unknown>, limit = 100) => {
+		const data = await rest<{ count?: number; results?: ExecutionSummary[] }>(
+			'GET',
+			`/executions?filter=${encodeURIComponent(JSON.stringify(filter))}&limit=${limit}`,
+		);
+		return { count: data.count ?? 0, results: data.results ?? [] };
+	};
+	return { url, port, pid: child.pid, process: child, output: () => output, setupOwner, login, rest, fetch: doFetch, executions, stop };
 }

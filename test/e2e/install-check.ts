@@ -27,8 +27,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { startLocalRegistry, type LocalRegistry } from '../../scripts/lib/local-registry';
-import { createUserFolder, startN8nServer, type N8nInstall, type N8nServer } from '../../scripts/lib/n8n';
-import { formatDuration, sleep, tail } from '../../scripts/lib/proc';
+import { createUserFolder, fetchWebhook, startN8nServer, type N8nInstall, type N8nServer } from '../../scripts/lib/n8n';
+import { formatDuration, tail } from '../../scripts/lib/proc';
 import type { E2eSimulator } from './types';
 import { chain, node } from './workflow';
 import { knowledge, knowledgeCredential } from './workplace';
@@ -90,16 +90,11 @@ async function typeNames(server: N8nServer): Promise<{ nodes: Set<string>; crede
 	};
 }
 
-/** GET a production webhook until n8n serves it (2.x registers it shortly after activation). */
+/** GET a production webhook (once n8n serves it); its JSON answer. */
 async function callWebhook(url: string): Promise<unknown> {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		const res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
-		const text = await res.text();
-		if (res.status === 200) return JSON.parse(text) as unknown;
-		if (res.status !== 404 || Date.now() > deadline) throw new Error(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-		await sleep(250);
-	}
+	const { status, text } = await fetchWebhook(url, { signal: AbortSignal.timeout(60_000) });
+	if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${text.slice(0, 300)}`);
+	return JSON.parse(text) as unknown;
 }
 
 /** Runs the check; returns a one-line summary with timings, throws on the first failed assertion. */

@@ -50,7 +50,7 @@ export function collectSecrets(
 	}
 	if (options.credentialsOnly) return [...found.entries()].map(([value, label]) => ({ label, value }));
 	const sim = ctx.sim as E2eSimulator & { credentials: Record<string, string> };
-	for (const [field, value] of Object.entries(sim.credentials)) if (SECRET_FIELD.test(field) || /jwt/i.test(field)) add(`simulator ${field}`, value);
+	for (const [field, value] of Object.entries(sim.credentials)) if (SECRET_FIELD.test(field)) add(`simulator ${field}`, value);
 	if (sim.credentials.botClientId && sim.credentials.botClientSecret) {
 		add('bot Basic authorization', Buffer.from(`${sim.credentials.botClientId}:${sim.credentials.botClientSecret}`).toString('base64'));
 	}

@@ -10,16 +10,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { createUserFolder, findInstalled, startN8nServer, TARGETS, type N8nServer } from '../../scripts/lib/n8n';
-import { sleep } from '../../scripts/lib/proc';
+import {
+	createUserFolder,
+	fetchWebhook,
+	findInstalled,
+	settledExecutions,
+	startN8nServer,
+	TARGETS,
+	type ExecutionSummary,
+	type N8nServer,
+} from '../../scripts/lib/n8n';
 import type { ScenarioContext, WorkflowJson } from './types';
 
-export interface ExecutionSummary {
-	id: string;
-	status: string;
-	mode?: string;
-	finished?: boolean;
-}
+export type { ExecutionSummary };
 
 export interface TriggerServer {
 	server: N8nServer;
@@ -63,12 +66,6 @@ export async function startTriggerServer(ctx: ScenarioContext): Promise<TriggerS
 		throw e;
 	}
 
-	const listExecutions = async (workflowId: string): Promise<ExecutionSummary[]> => {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const data = await server.rest<{ results?: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
-		return data.results ?? [];
-	};
-
 	return {
 		server,
 		userFolder,
@@ -91,36 +88,10 @@ export async function startTriggerServer(ctx: ScenarioContext): Promise<TriggerS
 			return `${server.url}/webhook/${webhookId}/${webhookPath}`;
 		},
 		async waitForWebhook(hookUrl) {
-			const deadline = Date.now() + 30_000;
-			for (;;) {
-				const res = await fetch(hookUrl, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: '{"events":[]}',
-					signal: AbortSignal.timeout(10_000),
-				});
-				await res.text();
-				if (res.status !== 404) return;
-				if (Date.now() > deadline) throw new Error(`${hookUrl} is still not registered (404)`);
-				await sleep(250);
-			}
+			await fetchWebhook(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
 		},
-		async settledExecutions(workflowId, quietMs = 1500) {
-			const deadline = Date.now() + 60_000;
-			let last = -1;
-			let stableSince = Date.now();
-			for (;;) {
-				const list = await listExecutions(workflowId);
-				const running = list.some((e) => ['new', 'running', 'waiting'].includes(e.status));
-				if (list.length !== last || running) {
-					last = list.length;
-					stableSince = Date.now();
-				} else if (Date.now() - stableSince >= quietMs) {
-					return list;
-				}
-				if (Date.now() > deadline) throw new Error(`executions of ${workflowId} did not settle: ${JSON.stringify(list)}`);
-				await sleep(250);
-			}
+		async settledExecutions(workflowId, quietMs) {
+			return await settledExecutions(server, workflowId, quietMs);
 		},
 		async execution(id) {
 			return await server.rest<Record<string, unknown>>('GET', `/executions/${id}`);

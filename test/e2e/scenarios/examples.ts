@@ -29,8 +29,7 @@ import {
 	type ExampleWorkflow,
 	type SimulatorInfo,
 } from '../../../scripts/lib/examples';
-import { createUserFolder, findInstalled, startN8nServer, TARGETS, type N8nServer } from '../../../scripts/lib/n8n';
-import { sleep } from '../../../scripts/lib/proc';
+import { createUserFolder, fetchWebhook, findInstalled, settledExecutions, startN8nServer, TARGETS, type ExecutionSummary, type N8nServer } from '../../../scripts/lib/n8n';
 import type { Scenario, ScenarioContext, ScenarioCredential, SimLoggedRequest, WorkflowJson } from '../types';
 import { chain, manualTrigger, set } from '../workflow';
 import { requestLines, sha256 } from '../workplace';
@@ -201,11 +200,6 @@ const newFileFlow = executable('flow-new-file-to-knowledge-base.json', async (re
 
 // ---------------------------------------------------------------- trigger-started examples
 
-interface ExecutionSummary {
-	id: string;
-	status: string;
-}
-
 interface TriggerReport {
 	/** Per example file: HTTP status of the delivery, executions, the first execution's data. */
 	deliveries: Record<string, { status: number; executions: ExecutionSummary[]; execution?: Record<string, unknown> }>;
@@ -216,37 +210,6 @@ interface TriggerReport {
 
 const reports = new Map<string, TriggerReport>();
 
-async function settledExecutions(server: N8nServer, workflowId: string, quietMs = 1500): Promise<ExecutionSummary[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const deadline = Date.now() + 60_000;
-	let last = -1;
-	let stableSince = Date.now();
-	for (;;) {
-		const data = await server.rest<{ results?: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
-		const list = data.results ?? [];
-		const running = list.some((e) => ['new', 'running', 'waiting'].includes(e.status));
-		if (list.length !== last || running) {
-			last = list.length;
-			stableSince = Date.now();
-		} else if (Date.now() - stableSince >= quietMs) {
-			return list;
-		}
-		if (Date.now() > deadline) throw new Error(`executions of ${workflowId} did not settle: ${JSON.stringify(list)}`);
-		await sleep(250);
-	}
-}
-
-async function waitForWebhook(url: string): Promise<void> {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		// an empty signed-or-not probe: 401 from the trigger means registered; never starts a run
-		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
-		await res.text();
-		if (res.status !== 404) return;
-		if (Date.now() > deadline) throw new Error(`${url} is still not registered (404)`);
-		await sleep(250);
-	}
-}
 
 async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> {
 	const inst = findInstalled(TARGETS[ctx.target]);
@@ -271,7 +234,8 @@ async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> 
 		ctx.sim.log.clear();
 		for (const e of triggered) {
 			const url = triggerWebhookUrl(server.url, e);
-			await waitForWebhook(url);
+			// an empty probe: 401 from the trigger means registered; it never starts a run
+			await fetchWebhook(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
 			const event =
 				e.file === 'flow-reply-to-bot-messages.json'
 					? messageEvent({ text: 'Where do I find the VPN guide?', userId: bob._id, username: bob.username, groupId: bobChat.gid, topicId: bobChat.tid })
