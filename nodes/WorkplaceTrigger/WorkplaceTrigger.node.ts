@@ -14,7 +14,8 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { responseToBinary } from '../shared/binary';
 import { botRequest } from '../WorkplaceBot/transport';
-import { claimEventKeys, rememberValues } from './dedupe';
+import type { RememberEvents } from './dedupe';
+import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { Delivery } from './delivery';
 import {
 	botEventKey,
@@ -35,11 +36,17 @@ interface TriggerOptions {
 	groupIds?: string;
 	topicIds?: string;
 	directChatsOnly?: boolean;
-	rememberEvents?: 'batched' | 'everyDelivery';
+	rememberEvents?: RememberEvents;
+}
+
+/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused. */
+/** Version 1 saved received events in batches when the option was not set; 1.1 on every delivery. */
+function defaultRememberEvents(typeVersion: number): RememberEvents {
+	return typeVersion >= 1.1 ? 'everyDelivery' : 'batched';
 }
 
 function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
-	ctx.getResponseObject().status(status).json({ message });
+	ctx.getResponseObject().status(status).json(status < 300 ? { received: 0, message } : { message });
 	return { noWebhookResponse: true };
 }
 
@@ -49,7 +56,9 @@ export class WorkplaceTrigger implements INodeType {
 		name: 'workplaceTrigger',
 		icon: { light: 'file:workplaceTrigger.svg', dark: 'file:workplaceTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: received events are saved on every delivery unless "Remember Received Events" says otherwise.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description:
 			'Starts the workflow when the Workplace platform delivers bot events (message, join, postback) or user events (created, updated, deleted)',
@@ -185,18 +194,18 @@ export class WorkplaceTrigger implements INodeType {
 								name: 'Batched',
 								value: 'batched',
 								description:
-									'Save the keys of received events with the workflow at most every 5 seconds or every 500 events. Duplicates are always recognised while n8n runs; after a restart, redeliveries of the events received since the last save are not.',
+									'Save the keys of received events with the workflow at most every 5 seconds or every 500 events: fewer database writes, but after a restart redeliveries of the events received since the last save start a second run',
 							},
 							{
 								name: 'On Every Delivery',
 								value: 'everyDelivery',
 								description:
-									'Save before answering each delivery, so duplicates are recognised right after a restart too. Every delivery then waits for a database write: under load several times fewer deliveries per second with SQLite.',
+									'Save the keys of each delivery with the workflow as it is answered, so a redelivery never starts a second run, also after a restart. One database write per new event.',
 							},
 						],
-						default: 'batched',
+						default: 'everyDelivery',
 						description:
-							'How the last 1000 event keys, used to ignore redelivered events, are kept across restarts of n8n',
+							'How the keys of the last 1000 events, used to ignore redeliveries, are kept across restarts of n8n. Workflows created with version 1 of this node used Batched when this option is not set.',
 					},
 					{
 						displayName: 'Topic IDs',
@@ -281,6 +290,8 @@ export class WorkplaceTrigger implements INodeType {
 		const selected = this.getNodeParameter('events', []) as string[];
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const staticData = this.getWorkflowStaticData('node');
+		const node = this.getNode();
+		const scope = `${this.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
 		const candidates: Array<{ json: IDataObject; key: string; pictureId?: string }> = [];
 
 		if (delivery.kind === 'user') {
@@ -288,13 +299,14 @@ export class WorkplaceTrigger implements INodeType {
 				candidates.push({ json: delivery.body, key: userEventKey(delivery, body) });
 			}
 		} else if (delivery.kind === 'bot') {
-			const joinedChats = delivery.events
-				.filter((e) => e.type === 'join')
-				.map((e) => chatOf(e).groupId)
-				.filter((g): g is string => Boolean(g));
-			const directChats = options.directChatsOnly
-				? new Set(rememberValues(staticData, DIRECT_CHATS_FIELD, joinedChats))
-				: undefined;
+			let directChats: Set<string> | undefined;
+			if (options.directChatsOnly) {
+				const joined = delivery.events
+					.filter((e) => e.type === 'join')
+					.map((e) => chatOf(e).groupId)
+					.filter((g): g is string => Boolean(g));
+				directChats = learnDirectChats(scope, staticData, DIRECT_CHATS_FIELD, joined).chats;
+			}
 			const groupIds = splitIds(options.groupIds);
 			const topicIds = splitIds(options.topicIds);
 			for (const event of delivery.events) {
@@ -323,14 +335,12 @@ export class WorkplaceTrigger implements INodeType {
 		let fresh = candidates;
 		let release = () => {};
 		if (this.getMode() !== 'manual') {
-			const node = this.getNode();
-			const scope = `${this.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
 			const claim = claimEventKeys(
 				scope,
 				staticData,
 				RECENT_EVENTS_FIELD,
 				candidates.map((c) => c.key),
-				{ saveEveryDelivery: options.rememberEvents === 'everyDelivery' },
+				options.rememberEvents ?? defaultRememberEvents(node.typeVersion),
 			);
 			fresh = candidates.filter((_, i) => claim.fresh[i]);
 			release = claim.release;
@@ -351,11 +361,7 @@ export class WorkplaceTrigger implements INodeType {
 						qs: { size },
 						stream: true,
 					});
-					const binary = await responseToBinary(
-						this,
-						response,
-						candidate.pictureId,
-					);
+					const binary = await responseToBinary(this, response, candidate.pictureId);
 					if (!binary.fileName?.includes('.') && binary.fileExtension) {
 						binary.fileName = `${binary.fileName ?? candidate.pictureId}.${binary.fileExtension}`;
 					}
@@ -373,6 +379,10 @@ export class WorkplaceTrigger implements INodeType {
 			}
 		}
 
-		return { workflowData: [items] };
+		// The node answers itself, so n8n saves the static data before it starts the run: on n8n 2,
+		// an answer left to n8n comes after the run is started, and starting it re-wraps the same
+		// static data object, which clears n8n's "changed" flag, so the keys were never saved.
+		this.getResponseObject().status(200).json({ received: items.length });
+		return { noWebhookResponse: true, workflowData: [items] };
 	}
 }

@@ -9,34 +9,39 @@ export const RECENT_EVENT_LIMIT = 1000;
 const MAX_SCOPES = 500;
 
 /**
- * Batched saving: n8n answers a production delivery only after it has saved changed static data,
- * and with SQLite each such save held up the answers of the deliveries in flight: saving on every
- * delivery made the trigger answer 3.6 times fewer deliveries per second than a Webhook node, every
- * 50 keys still 2 times (2,000 deliveries at 20 in flight; bench/RESULTS.md). Keys are therefore
- * copied into the static data at most every 5 seconds, or when 500 keys (half of what is kept) are
- * unsaved; the process-wide set below recognises every duplicate meanwhile.
+ * "Batched": keys are copied into the static data at most every 5 seconds, or when 500 keys (half
+ * of what is kept) are unsaved, so fewer deliveries cost a database write; the process-wide
+ * memory below recognises every duplicate meanwhile, but a restart forgets the unsaved ones.
  */
 export const SAVE_INTERVAL_MS = 5000;
 export const SAVE_EVERY_KEYS = RECENT_EVENT_LIMIT / 2;
 
+export type RememberEvents = 'batched' | 'everyDelivery';
+
 /**
- * Event keys per trigger node (workflow id + node id) in this n8n process. n8n builds a new
- * Workflow with the stored static data for every production request and saves it after
- * answering, so two deliveries arriving at the same time would both read the static data
- * before either saved it. This process-wide set is checked and updated synchronously (no
- * await between the check and the claim), so the second of two simultaneous identical
- * deliveries is recognised; the static data keeps the keys across restarts.
+ * What one trigger node (workflow id + node id) remembers in this n8n process.
+ *
+ * n8n builds a new Workflow from the database for every production request and saves its static
+ * data whole after the node answered, so two simultaneous deliveries read the same stored copy
+ * and the later save drops what the earlier one added. This memory is checked and updated
+ * synchronously (no await between check and record), so the second of two simultaneous
+ * deliveries sees the first; every copy written to the static data holds all this process knows,
+ * and a stored copy that lacks part of it (overwritten by an older copy, or by another process)
+ * is written again.
  */
 interface Scope {
-	/** Compact keys (see compactKey). */
+	/** Compact event keys (see compactKey), oldest first. */
 	keys: RecentSet;
-	/** The saved list last merged into `keys` (or written from them): an unchanged one is skipped. */
-	merged?: string;
-	/** When the keys were last copied into the static data (0: never in this process). */
+	/** Group ids of direct chats named by join events, oldest first. */
+	chats: RecentSet;
+	/** The stored key list last merged into `keys`: an unchanged one is not parsed again. */
+	mergedKeys?: string;
+	mergedChats?: string;
+	/** Batched mode: when the keys were last copied into the static data (0: never in this process). */
 	savedAt: number;
-	/** New keys since then. */
+	/** Batched mode: new keys since then. */
 	unsaved: number;
-	/** A released key may sit in a saved copy: the next claim saves again. */
+	/** A released key may sit in a saved copy: the next claim writes again. */
 	mustSave: boolean;
 }
 
@@ -50,15 +55,16 @@ function scopeOf(scope: string): Scope {
 		scopes.set(scope, entry);
 		return entry;
 	}
-	entry = { keys: new RecentSet(RECENT_EVENT_LIMIT), savedAt: 0, unsaved: 0, mustSave: false };
+	entry = {
+		keys: new RecentSet(RECENT_EVENT_LIMIT),
+		chats: new RecentSet(RECENT_EVENT_LIMIT),
+		savedAt: 0,
+		unsaved: 0,
+		mustSave: false,
+	};
 	scopes.set(scope, entry);
 	while (scopes.size > MAX_SCOPES) scopes.delete(scopes.keys().next().value as string);
 	return entry;
-}
-
-function storedKeys(staticData: IDataObject, field: string): string[] {
-	const value = staticData[field];
-	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /**
@@ -70,10 +76,6 @@ export function compactKey(key: string): string {
 	return createHash('sha256').update(key).digest('base64url').slice(0, 16);
 }
 
-function joinKeys(keys: string[]): string {
-	return keys.join(',');
-}
-
 function splitKeys(value: unknown): string[] {
 	if (typeof value === 'string') return value.split(',').filter(Boolean);
 	// An earlier format: the keys themselves in an array.
@@ -81,36 +83,44 @@ function splitKeys(value: unknown): string[] {
 	return [];
 }
 
+function storedChats(value: unknown): string[] {
+	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** Whether the stored list lacks something the process holds (or holds it in another order). */
+function storedLacks(held: string[], stored: string[]): boolean {
+	if (stored.length < held.length) return true;
+	const storedSet = new Set(stored);
+	return held.some((value) => !storedSet.has(value));
+}
+
 export interface Claim {
 	/** For each key: true when this delivery is the first to bring it. */
 	fresh: boolean[];
+	/** Whether the static data was changed (n8n must save it). */
+	changed: boolean;
 	/** Forget the keys this claim added (the run could not start; a redelivery may run). */
 	release(): void;
 }
 
-export interface ClaimOptions {
-	/** Copy the keys into the static data on every delivery that brings a new one. */
-	saveEveryDelivery?: boolean;
-}
-
 /**
  * Marks event keys as seen, in this process and in the node's static data (bounded, oldest
- * dropped first; batched, see SAVE_INTERVAL_MS). Synchronous on purpose: see `scopes`.
+ * dropped first). Synchronous on purpose: see `Scope`.
  */
 export function claimEventKeys(
 	scope: string,
 	staticData: IDataObject,
 	field: string,
 	keys: string[],
-	options: ClaimOptions = {},
+	rememberEvents: RememberEvents,
 ): Claim {
 	const entry = scopeOf(scope);
 	const set = entry.keys;
 	const stored = staticData[field];
-	if (stored !== entry.merged) {
-		// Saved by another process or before a restart: merge what this process does not hold.
+	if (stored !== entry.mergedKeys) {
+		// Saved by another process, an earlier run of this one, or an older request: merge it.
 		set.addOlder(splitKeys(stored));
-		if (typeof stored === 'string') entry.merged = stored;
+		if (typeof stored === 'string') entry.mergedKeys = stored;
 	}
 	const claimed: string[] = [];
 	const fresh = keys.map((key) => {
@@ -120,52 +130,70 @@ export function claimEventKeys(
 		claimed.push(compact);
 		return true;
 	});
-	const save = () => {
-		const list = joinKeys(set.toArray());
+	const write = () => {
+		const list = set.toArray().join(',');
 		staticData[field] = list;
-		entry.merged = list;
+		entry.mergedKeys = list;
 	};
-	if (claimed.length) {
-		entry.unsaved += claimed.length;
-		const now = Date.now();
-		if (
-			options.saveEveryDelivery ||
-			entry.mustSave ||
-			entry.unsaved >= SAVE_EVERY_KEYS ||
-			now - entry.savedAt >= SAVE_INTERVAL_MS
-		) {
-			save();
-			entry.savedAt = now;
-			entry.unsaved = 0;
-			entry.mustSave = false;
-		}
+
+	let changed = false;
+	const now = Date.now();
+	entry.unsaved += claimed.length;
+	const due =
+		rememberEvents === 'everyDelivery'
+			? claimed.length > 0 || storedLacks(set.toArray(), splitKeys(stored))
+			: claimed.length > 0 && (entry.unsaved >= SAVE_EVERY_KEYS || now - entry.savedAt >= SAVE_INTERVAL_MS);
+	if (due || (entry.mustSave && claimed.length > 0)) {
+		write();
+		changed = true;
+		entry.savedAt = now;
+		entry.unsaved = 0;
+		entry.mustSave = false;
 	}
 	return {
 		fresh,
+		changed,
 		release() {
 			if (!claimed.length) return;
 			for (const key of claimed) set.delete(key);
-			save();
+			write();
 			entry.mustSave = true;
 		},
 	};
 }
 
-/** Remembers values (bounded) in a static data field; returns the current list. */
-export function rememberValues(staticData: IDataObject, field: string, values: string[]): string[] {
-	const set = new RecentSet(RECENT_EVENT_LIMIT);
-	set.addOlder(storedKeys(staticData, field));
-	const before = set.toArray().length;
-	let added = false;
-	for (const value of values) {
-		if (!set.has(value)) added = true;
-		set.add(value);
-	}
-	if (added || set.toArray().length !== before) staticData[field] = set.toArray();
-	return set.toArray();
+export interface LearnedChats {
+	/** Every direct chat this trigger knows of. */
+	chats: Set<string>;
+	/** Whether the static data was changed (n8n must save it). */
+	changed: boolean;
 }
 
-/** For tests: forget every process-wide key. */
+/**
+ * Records the chats that join events named as direct, in this process and in the node's static
+ * data, and returns every known one. Written on every delivery that brings a new chat, or finds
+ * the stored list lacking one: a chat that is forgotten drops its messages silently.
+ */
+export function learnDirectChats(scope: string, staticData: IDataObject, field: string, joined: string[]): LearnedChats {
+	const entry = scopeOf(scope);
+	const stored = storedChats(staticData[field]);
+	const storedText = stored.join(',');
+	if (storedText !== entry.mergedChats) {
+		entry.chats.addOlder(stored);
+		entry.mergedChats = storedText;
+	}
+	for (const chat of joined) entry.chats.add(chat);
+	const held = entry.chats.toArray();
+	let changed = false;
+	if (storedLacks(held, stored)) {
+		staticData[field] = held;
+		entry.mergedChats = held.join(',');
+		changed = true;
+	}
+	return { chats: new Set(held), changed };
+}
+
+/** For tests: forget everything held in this process (as after a restart). */
 export function resetEventKeyCache(): void {
 	scopes.clear();
 }

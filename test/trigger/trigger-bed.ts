@@ -4,15 +4,19 @@
  * binary data helpers, node static data) and an express-like request/response pair.
  *
  * Production deliveries are modelled like n8n's LiveWebhooks: every request builds a new
- * Workflow from the stored workflow (including its static data, deep-copied), runs the
- * node's webhook(), and saves the static data afterwards when it changed. Two deliveries
+ * Workflow from the stored workflow (its static data parsed afresh), runs the node's
+ * webhook(), and saves the static data when n8n's "changed" flag is set. Two deliveries
  * started with Promise.all therefore read the same stored static data, as two simultaneous
  * requests do in n8n.
  *
- * What n8n does with the result is modelled too: `noWebhookResponse` means the node answered
- * itself (status/body recorded by the fake response); otherwise, with responseMode
- * onReceived, n8n answers 200 and starts a run with `workflowData`; a thrown error answers
- * 500 (and n8n records a failed execution).
+ * What n8n does with the result is modelled per major (`n8nFlow`, webhook-helpers.ts and
+ * live-webhooks.ts of n8n 1.123 and 2.41):
+ * - `noWebhookResponse`: the node answered itself; n8n saves the static data, then starts the run.
+ * - otherwise (responseMode onReceived): n8n 1 saves and answers 200, then starts the run; n8n 2
+ *   starts the run first and then saves and answers. Starting a run builds another Workflow on
+ *   the same static data object, which resets the flag (ObservableObject.create), so on n8n 2 a
+ *   change made in webhook() is not saved on this path.
+ * - a thrown error: 500, nothing saved (n8n records a failed execution).
  */
 import 'reflect-metadata';
 import '../helpers/engine-env';
@@ -108,6 +112,10 @@ export interface TriggerBedOptions {
 	/** Stored static data to start from (e.g. another bed's, to model a restart). */
 	staticData?: IDataObject;
 	nodeId?: string;
+	/** The trigger's typeVersion (default: the newest). */
+	typeVersion?: number;
+	/** Which n8n major's webhook flow to model (default 2). */
+	n8nFlow?: 1 | 2;
 }
 
 /** One saved workflow holding a Workplace Trigger, receiving deliveries. */
@@ -116,8 +124,8 @@ export class TriggerBed {
 
 	readonly nodeId: string;
 
-	/** The workflow's static data as n8n keeps it in its database. */
-	storedStaticData: IDataObject;
+	/** The workflow's static data as n8n keeps it in its database (undefined: none saved yet, NULL). */
+	storedStaticData: IDataObject | undefined;
 
 	/** How many deliveries changed the static data (each is a database write in n8n). */
 	staticDataSaves = 0;
@@ -126,16 +134,19 @@ export class TriggerBed {
 
 	private readonly node: INode;
 
+	private readonly n8nFlow: 1 | 2;
+
 	constructor(options: TriggerBedOptions) {
+		this.n8nFlow = options.n8nFlow ?? 2;
 		this.workflowId = options.workflowId ?? `wf-${randomUUID()}`;
 		this.nodeId = options.nodeId ?? randomUUID();
-		this.storedStaticData = deepCopy(options.staticData ?? {});
+		this.storedStaticData = options.staticData === undefined ? undefined : deepCopy(options.staticData);
 		this.credentialStore = new CredentialStore(options.credentials ?? {});
 		this.node = {
 			id: this.nodeId,
 			name: 'Workplace Trigger',
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1.1,
 			position: [0, 0],
 			parameters: deepCopy(options.parameters) as INode['parameters'],
 			webhookId: randomUUID(),
@@ -156,26 +167,31 @@ export class TriggerBed {
 	}
 
 	nodeType(): INodeType {
-		return engineTypes.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1) as INodeType;
+		return engineTypes.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, this.node.typeVersion) as INodeType;
 	}
 
 	/** Static data of the trigger node as stored (what getWorkflowStaticData('node') starts from). */
 	nodeStaticData(): IDataObject {
-		return ((this.storedStaticData as Record<string, IDataObject>)[`node:${this.node.name}`] ?? {}) as IDataObject;
+		return ((this.storedStaticData ?? {})[`node:${this.node.name}`] ?? {}) as IDataObject;
 	}
 
 	async deliver(request: DeliveryRequest): Promise<DeliveryOutcome> {
 		const mode = request.mode ?? 'webhook';
-		const workflow = new Workflow({
-			id: this.workflowId,
-			name: 'trigger test',
-			nodes: [deepCopy(this.node)],
-			connections: {},
-			active: mode !== 'manual',
-			nodeTypes: engineTypes.nodeTypes,
-			staticData: deepCopy(this.storedStaticData),
-			settings: { executionOrder: 'v1' },
-		});
+		// The object n8n parsed from its database: both Workflows below wrap this same object
+		// (while none was saved, each Workflow makes its own empty one).
+		const parsedStaticData = this.storedStaticData === undefined ? undefined : deepCopy(this.storedStaticData);
+		const newWorkflow = () =>
+			new Workflow({
+				id: this.workflowId,
+				name: 'trigger test',
+				nodes: [deepCopy(this.node)],
+				connections: {},
+				active: mode !== 'manual',
+				nodeTypes: engineTypes.nodeTypes,
+				staticData: parsedStaticData,
+				settings: { executionOrder: 'v1' },
+			});
+		const workflow = newWorkflow();
 		const node = workflow.getNode(this.node.name)!;
 		const rawBody = typeof request.rawBody === 'string' ? Buffer.from(request.rawBody, 'utf8') : request.rawBody;
 		const headers: Record<string, string> = {};
@@ -223,13 +239,26 @@ export class TriggerBed {
 		} catch (e) {
 			error = e as Error;
 		}
-		// n8n saves changed static data after answering a production request.
 		const staticData = workflow.staticData as IDataObject;
-		if (mode !== 'manual' && staticData.__dataChanged === true) {
+		const save = () => {
+			if (mode === 'manual' || staticData.__dataChanged !== true) return;
 			const copy = deepCopy(staticData);
 			delete copy.__dataChanged;
 			this.storedStaticData = copy;
 			this.staticDataSaves++;
+			staticData.__dataChanged = false;
+		};
+		const startRun = () => {
+			if (result?.workflowData !== undefined) newWorkflow();
+		};
+		if (!error) {
+			if (result?.noWebhookResponse || this.n8nFlow === 1) {
+				save();
+				startRun();
+			} else {
+				startRun();
+				save();
+			}
 		}
 
 		if (error) return { status: 500, body: { message: error.message }, runStarted: false, items: [], error };

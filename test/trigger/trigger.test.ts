@@ -61,6 +61,9 @@ function expectRun(outcome: DeliveryOutcome, count: number) {
 	expect(outcome.status).toBe(200);
 	expect(outcome.runStarted).toBe(true);
 	expect(outcome.items).toHaveLength(count);
+	// The node answers itself (so n8n saves its static data before starting the run).
+	expect(outcome.result?.noWebhookResponse).toBe(true);
+	expect(outcome.body).toEqual({ received: count });
 }
 
 function expectNoRun(outcome: DeliveryOutcome, status: number) {
@@ -278,6 +281,41 @@ describe('options: filters', () => {
 		expect(direct.gid).toBe(afterJoin.message.groupId);
 	});
 
+	test.each([1, 2] as const)(
+		'direct chats only, n8n %s flow: chats learned one after another and at the same moment are all kept, also over a restart',
+		async (n8nFlow) => {
+			const bed = signedBed({ events: ['message', 'join'], options: { directChatsOnly: true } }, { n8nFlow });
+			const chat = (name: string) => `64f0c00000000000000c${name.charCodeAt(0).toString(16).padStart(4, '0')}`;
+			const join = (name: string) => joinEvent({ gid: chat(name) });
+			const message = (name: string) => messageEvent({ groupId: chat(name), topicId: '' });
+			let runs = 0;
+			const count = (outcome: DeliveryOutcome) => {
+				expect(outcome.status).toBe(200);
+				if (outcome.runStarted) runs++;
+			};
+			for (const name of ['A', 'B', 'C']) {
+				count(await bed.deliver(signed(bot(join(name)))));
+				count(await bed.deliver(signed(bot(message(name)))));
+			}
+			(await Promise.all([bed.deliver(signed(bot(join('D')))), bed.deliver(signed(bot(join('E'))))])).forEach(count);
+			count(await bed.deliver(signed(bot(message('D')))));
+			count(await bed.deliver(signed(bot(message('E')))));
+			count(await bed.deliver(signed(bot(messageEvent({ groupId: project._id, topicId: '' })))));
+			expect(runs).toBe(10);
+			// Both simultaneous joins reached the saved copy (the first save is healed by a later delivery at the latest).
+			const stored = bed.nodeStaticData().directChatGroupIds as string[];
+			expect(stored).toEqual(expect.arrayContaining(['A', 'B', 'C', 'D', 'E'].map(chat)));
+			dedupeModule().resetEventKeyCache();
+			const restarted = signedBed({ events: ['message', 'join'], options: { directChatsOnly: true } }, {
+				n8nFlow,
+				workflowId: bed.workflowId,
+				nodeId: bed.nodeId,
+				staticData: bed.storedStaticData,
+			});
+			for (const name of ['A', 'E']) expectRun(await restarted.deliver(signed(bot(message(name)))), 1);
+		},
+	);
+
 	test('filters do not apply to user events', async () => {
 		const outcome = await signedBed({ options: { groupIds: project._id, directChatsOnly: true } }).deliver(
 			userDelivery('created').request,
@@ -329,7 +367,45 @@ describe('duplicates', () => {
 		expect(bed.staticDataSaves).toBe(5);
 	});
 
-	describe('batched saving (default)', () => {
+	describe('static data reaches the saved workflow on n8n 1 and 2', () => {
+		test.each([1, 2] as const)('n8n %s flow: every new event is saved before the run starts; a restart re-runs none', async (n8nFlow) => {
+			const bed = signedBed({}, { n8nFlow });
+			const raws = Array.from({ length: 20 }, (_, i) => bot(messageEvent({ messageId: `m-flow-${i}` })));
+			for (const [i, raw] of raws.entries()) {
+				expectRun(await bed.deliver(signed(raw)), 1);
+				// The stored keys grow with every delivery (on n8n 2 they stopped after the first save).
+				expect(savedEventKeys(bed)).toHaveLength(i + 1);
+			}
+			expect(bed.staticDataSaves).toBe(20);
+			for (const raw of raws) expectNoRun(await bed.deliver(signed(raw)), 200);
+			// A duplicate changes nothing, so nothing is written.
+			expect(bed.staticDataSaves).toBe(20);
+			dedupeModule().resetEventKeyCache();
+			const restarted = signedBed({}, { n8nFlow, workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
+			for (const raw of raws) expectNoRun(await restarted.deliver(signed(raw)), 200);
+		});
+
+		test('a stored copy that lacks keys (overwritten by an older save) is written again by the next delivery', async () => {
+			const bed = signedBed();
+			const first = bot(messageEvent());
+			expectRun(await bed.deliver(signed(first)), 1);
+			const older = bed.storedStaticData;
+			const second = bot(messageEvent());
+			expectRun(await bed.deliver(signed(second)), 1);
+			expect(savedEventKeys(bed)).toHaveLength(2);
+			// Another request (or process) that read the older copy saved it last.
+			bed.storedStaticData = older;
+			expect(savedEventKeys(bed)).toHaveLength(1);
+			expectNoRun(await bed.deliver(signed(second)), 200);
+			expect(savedEventKeys(bed)).toHaveLength(2);
+			dedupeModule().resetEventKeyCache();
+			const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
+			expectNoRun(await restarted.deliver(signed(first)), 200);
+			expectNoRun(await restarted.deliver(signed(second)), 200);
+		});
+	});
+
+	describe('Remember Received Events "Batched" (the default of version 1)', () => {
 		let clock = 1_000_000;
 		beforeEach(() => {
 			clock = 1_000_000;
@@ -337,8 +413,11 @@ describe('duplicates', () => {
 		});
 		afterEach(() => jest.restoreAllMocks());
 
-		test('saves with the first event, then at most every 5 s: concurrent deliveries lose no key', async () => {
-			const bed = signedBed();
+		test.each([
+			['version 1 without the option', {}, 1],
+			['version 1.1 with the option', { options: { rememberEvents: 'batched' } }, 1.1],
+		])('%s: saves with the first event, then at most every 5 s; concurrent deliveries lose no key', async (_name, parameters, typeVersion) => {
+			const bed = signedBed(parameters, { typeVersion });
 			const raws = Array.from({ length: 5 }, () => bot(messageEvent()));
 			const outcomes = await Promise.all(raws.map((raw) => bed.deliver(signed(raw))));
 			expect(outcomes.filter((o) => o.runStarted)).toHaveLength(5);
@@ -355,8 +434,8 @@ describe('duplicates', () => {
 			expect(savedEventKeys(bed)).toHaveLength(7);
 		});
 
-		test('saves when 500 keys are unsaved, within the 5 s', async () => {
-			const bed = signedBed();
+		test('saves when 500 keys are unsaved, within the 5 s; a restart forgets only the unsaved ones', async () => {
+			const bed = signedBed({}, { typeVersion: 1 });
 			const event = (i: number) => messageEvent({ messageId: `m-${i}` });
 			expectRun(await bed.deliver(signed(bot(event(0)))), 1);
 			expectRun(await bed.deliver(signed(bot(...Array.from({ length: 499 }, (_, i) => event(i + 1))))), 499);
@@ -366,7 +445,7 @@ describe('duplicates', () => {
 			expect(bed.staticDataSaves).toBe(2);
 			expect(savedEventKeys(bed)).toHaveLength(501);
 			dedupeModule().resetEventKeyCache();
-			const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
+			const restarted = signedBed({}, { typeVersion: 1, workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			expectNoRun(await restarted.deliver(signed(bot(event(500)))), 200);
 			// Received after the last save: not known after a restart (README, Signatures and duplicates).
 			expectRun(await restarted.deliver(signed(bot(event(501)))), 1);
