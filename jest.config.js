@@ -3,5 +3,6 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/build/test'],
 	testMatch: ['**/*.test.js'],
+	setupFilesAfterEnv: ['<rootDir>/build/test/helpers/jest-setup.js'],
 	testTimeout: 60000,
 };

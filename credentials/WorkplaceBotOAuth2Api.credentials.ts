@@ -9,6 +9,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { noteTokenRequestFailure } from '../nodes/shared/token';
+
+/** The fields that identify a bot account: one access token per account and n8n process. */
+export const BOT_ACCOUNT_FIELDS = ['baseUrl', 'clientId', 'scope'];
+
 /**
  * OAuth 2.0 client credentials for the bot API. The token is fetched by preAuthentication and
  * saved with the credential (an expirable property), so it is reused across items and
@@ -78,13 +83,14 @@ export class WorkplaceBotOAuth2Api implements ICredentialType {
 			})) as IDataObject;
 		} catch (error) {
 			// Only the platform's answer goes into the message: the request carried the secret.
-			const status = (error as { response?: { status?: number } }).response?.status;
-			const data = (error as { response?: { data?: IDataObject } }).response?.data ?? {};
+			const response = (error as { response?: { status?: number; data?: IDataObject; headers?: IDataObject } }).response;
+			const status = response?.status;
+			const data = response?.data ?? {};
 			const reason = [data.error, data.error_description].filter(Boolean).join(': ');
+			// Lets the nodes tell a refused secret from a throttled or failing token endpoint.
+			noteTokenRequestFailure(credentials, BOT_ACCOUNT_FIELDS, { status, retryAfter: response?.headers?.['retry-after'] });
 			if (status === 401 || status === 400) {
-				throw new Error(
-					`The platform refused the bot's client ID or secret (HTTP ${status}${reason ? `, ${reason}` : ''})`,
-				);
+				throw new Error(`The platform refused the bot's client ID or secret (HTTP ${status}${reason ? `, ${reason}` : ''})`);
 			}
 			throw new Error(
 				`Could not get a bot access token from ${baseUrl}/oauth/token: ${status ? `HTTP ${status}${reason ? `, ${reason}` : ''}` : (error as Error).message}`,

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { BOT_ACCOUNT_FIELDS } from '../../credentials/WorkplaceBotOAuth2Api.credentials';
+
 import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from '../shared/transport';
 import { workplaceRequest } from '../shared/transport';
 
@@ -7,8 +9,8 @@ import { workplaceRequest } from '../shared/transport';
 export const BOT_API: ApiDefinition = {
 	credentialType: 'workplaceBotOAuth2Api',
 	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
-	// A user lookup changes nothing; n8n renews the token when it answers 401.
-	tokenRefreshProbe: { path: '/bot/v1/users', qs: { username: 'n8n-token-refresh' } },
+	// One token per process and bot account, fetched by n8n through the credential's preAuthentication.
+	expirableToken: { property: 'accessToken', identityFields: BOT_ACCOUNT_FIELDS },
 };
 
 export async function botRequest<T = IDataObject>(

@@ -7,10 +7,13 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IWebhookFunctions,
+	JsonObject,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { connectionError, parsePlatformError, platformApiError } from './errors';
+import type { ExpirableToken, TokenRequestFailure } from './token';
+import { sharedTokenFor, takeTokenRequestFailure } from './token';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
@@ -19,11 +22,8 @@ export interface ApiDefinition {
 	credentialType: string;
 	/** Base address read from the credential, e.g. `{knowledge_url}`. */
 	baseUrl(credentials: ICredentialDataDecryptedObject): string;
-	/**
-	 * For credentials with an expirable token (preAuthentication): a harmless GET that n8n
-	 * sends to renew the token after a 401, once for all concurrent calls (see TokenGate).
-	 */
-	tokenRefreshProbe?: { path: string; qs?: IDataObject };
+	/** For credentials whose token n8n fetches with preAuthentication: shared per process (see token.ts). */
+	expirableToken?: ExpirableToken;
 }
 
 export interface RetryPolicy {
@@ -141,10 +141,13 @@ function backoffMs(attempt: number): number {
 
 type Send = (ignoreHttpStatusErrors: boolean) => Promise<WorkplaceResponse<unknown>>;
 
-/** What a request's answer was: an HTTP response, or no answer at all. */
-type Outcome = { response: WorkplaceResponse<unknown> } | { networkError: unknown };
+/** What a request's answer was: an HTTP response, no answer at all, or no token to send it with. */
+type Outcome = { response: WorkplaceResponse<unknown> } | { networkError: unknown } | { tokenError: unknown };
 
-async function attempt(send: Send, ignoreHttpStatusErrors: boolean): Promise<Outcome> {
+async function attempt(
+	send: Send,
+	ignoreHttpStatusErrors: boolean,
+): Promise<{ response: WorkplaceResponse<unknown> } | { networkError: unknown }> {
 	try {
 		return { response: await send(ignoreHttpStatusErrors) };
 	} catch (error) {
@@ -158,85 +161,94 @@ async function attempt(send: Send, ignoreHttpStatusErrors: boolean): Promise<Out
 	}
 }
 
-/**
- * Coordinates an expirable token (preAuthentication credentials) between the concurrent calls
- * of one node run: the first call goes alone, so an empty token is fetched once; after a 401,
- * one call renews the token and the others wait for it, then all retry once.
- */
-class TokenGate {
-	generation = 0;
-
-	private primed = false;
-
-	private priming?: Promise<void>;
-
-	private renewing?: Promise<void>;
-
-	/** Waits until the first call has been answered; returns a release for the first call. */
-	async enter(): Promise<() => void> {
-		if (this.primed) return () => {};
-		if (this.priming) {
-			await this.priming;
-			return () => {};
-		}
-		let release: () => void = () => {};
-		this.priming = new Promise<void>((resolve) => {
-			release = () => {
-				this.primed = true;
-				resolve();
-			};
-		});
-		return release;
-	}
-
-	/** Renews the token unless a renewal finished since `seenGeneration`. */
-	async renew(seenGeneration: number, renewal: () => Promise<void>): Promise<void> {
-		if (this.renewing) {
-			await this.renewing;
-			return;
-		}
-		if (this.generation !== seenGeneration) return;
-		this.renewing = renewal().finally(() => {
-			this.generation++;
-			this.renewing = undefined;
-		});
-		await this.renewing;
-	}
+interface TokenFailure {
+	message: string;
+	httpCode?: string;
+	/** A throttled, failing or unreachable token endpoint may answer the next time. */
+	transient: boolean;
+	retryAfterMs?: number;
 }
 
-const tokenGates = new WeakMap<object, TokenGate>();
-
-function tokenGateFor(ctx: RequestContext): TokenGate {
-	let gate = tokenGates.get(ctx);
-	if (!gate) {
-		gate = new TokenGate();
-		tokenGates.set(ctx, gate);
-	}
-	return gate;
+/** A failed token request: n8n's error (its message) and what the credential noted (token.ts). */
+function tokenFailure(error: unknown, noted: TokenRequestFailure | undefined): TokenFailure {
+	const status = noted?.status;
+	return {
+		message: String((error as { message?: unknown })?.message ?? 'unknown error'),
+		httpCode: status === undefined ? undefined : String(status),
+		transient: status === undefined || status === 429 || status >= 500,
+		retryAfterMs: parseRetryAfter(noted?.retryAfter),
+	};
 }
 
-const baseUrls = new WeakMap<object, Map<string, Promise<string>>>();
+function tokenError(node: INode, failure: TokenFailure, itemIndex: number): NodeApiError {
+	return new NodeApiError(node, { message: failure.message, httpCode: failure.httpCode ?? null } as JsonObject, {
+		message: failure.message,
+		httpCode: failure.httpCode,
+		itemIndex,
+	});
+}
+
+/** A call sent (or not) with the process-wide token. */
+interface Sent {
+	outcome: Outcome;
+	/** The token the call carried. */
+	token?: string;
+	/** Whether this call fetched the token (n8n ran preAuthentication before sending it). */
+	primed?: boolean;
+	/** How the token request failed, as the credential noted it. */
+	tokenNote?: TokenRequestFailure;
+}
+
+async function sendWithSharedToken(
+	sharedToken: ReturnType<typeof sharedTokenFor>,
+	spec: ExpirableToken,
+	credentials: ICredentialDataDecryptedObject,
+	send: (tokenData: ICredentialDataDecryptedObject) => Send,
+): Promise<Sent> {
+	const acquired = await sharedToken.acquire();
+	if ('failed' in acquired) {
+		// The call that fetched the token for this process could not get one: this one is not sent.
+		return { outcome: { tokenError: acquired.failed.error }, tokenNote: acquired.failed.note };
+	}
+	const tokenData = { ...credentials, [spec.property]: acquired.token };
+	const outcome = await attempt(send(tokenData), true);
+	// n8n writes a token it fetched (preAuthentication) into the data it was given.
+	const token = String(tokenData[spec.property] ?? '');
+	if (!acquired.primer) return { outcome, token };
+	if (token !== '') {
+		acquired.primer({ token });
+		return { outcome, token, primed: true };
+	}
+	const tokenNote = takeTokenRequestFailure(credentials, spec.identityFields);
+	const error = 'networkError' in outcome ? outcome.networkError : new Error('The platform gave no access token');
+	acquired.primer({ error, note: tokenNote });
+	return { outcome: { tokenError: error }, primed: true, tokenNote };
+}
+
+const credentialReads = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
 
 /**
- * The interface's base address, read from the credential once per node run: n8n decrypts a
- * credential on every getCredentials call, and the request helper reads it again for the auth.
+ * The interface's credential, read once per node run: n8n decrypts a credential on every
+ * getCredentials call, and each request would read it again for the auth.
  */
-async function baseUrlFor(ctx: RequestContext, api: ApiDefinition, itemIndex: number): Promise<string> {
-	let perRun = baseUrls.get(ctx);
+async function credentialsFor(
+	ctx: RequestContext,
+	api: ApiDefinition,
+	itemIndex: number,
+): Promise<ICredentialDataDecryptedObject> {
+	let perRun = credentialReads.get(ctx);
 	if (!perRun) {
 		perRun = new Map();
-		baseUrls.set(ctx, perRun);
+		credentialReads.set(ctx, perRun);
 	}
-	let baseUrl = perRun.get(api.credentialType);
-	if (!baseUrl) {
-		baseUrl = ctx
-			.getCredentials(api.credentialType, itemIndex)
-			.then((credentials) => api.baseUrl(credentials).replace(/\/+$/, ''));
+	let credentials = perRun.get(api.credentialType);
+	if (!credentials) {
+		credentials = ctx.getCredentials(api.credentialType, itemIndex);
 		// A failed read is not kept, so the next item reports its own error.
-		baseUrl.catch(() => perRun?.delete(api.credentialType));
-		perRun.set(api.credentialType, baseUrl);
+		credentials.catch(() => perRun?.delete(api.credentialType));
+		perRun.set(api.credentialType, credentials);
 	}
-	return await baseUrl;
+	return await credentials;
 }
 
 /**
@@ -247,7 +259,8 @@ async function baseUrlFor(ctx: RequestContext, api: ApiDefinition, itemIndex: nu
  * the call), bounded by the policy. A 5xx or a lost connection is retried only for
  * idempotent calls (GET, PUT, DELETE, or a POST with an Idempotency-Key): a POST that
  * may have reached the platform is never sent twice.
- * A 401 on an expirable-token credential renews the token once and retries once.
+ * A 401 on a credential with a process-wide token (token.ts) renews the token and sends the
+ * call again; a token request that fails sends nothing, so it is retried like a lost connection.
  */
 export async function workplaceRequest<T = unknown>(
 	ctx: RequestContext,
@@ -256,12 +269,15 @@ export async function workplaceRequest<T = unknown>(
 	itemIndex = 0,
 ): Promise<WorkplaceResponse<T>> {
 	const node: INode = ctx.getNode();
-	const baseUrl = await baseUrlFor(ctx, api, itemIndex);
+	const credentials = await credentialsFor(ctx, api, itemIndex);
+	const baseUrl = api.baseUrl(credentials).replace(/\/+$/, '');
 	const policy = getRetryPolicy(ctx, itemIndex);
 	const idempotent = IDEMPOTENT_METHODS.has(request.method) || Boolean(request.idempotencyKey);
-	const gate = api.tokenRefreshProbe ? tokenGateFor(ctx) : undefined;
+	const tokenSpec = api.expirableToken;
+	const sharedToken = tokenSpec ? sharedTokenFor(node, api.credentialType, credentials, tokenSpec) : undefined;
 
-	const send = (target: WorkplaceRequest): Send => async (ignoreHttpStatusErrors) => {
+	/** `tokenData`: the credential with the token to send (n8n writes a token it fetched into it). */
+	const send = (target: WorkplaceRequest, tokenData?: ICredentialDataDecryptedObject): Send => async (ignoreHttpStatusErrors) => {
 		const options: IHttpRequestOptions = {
 			method: target.method,
 			url: `${baseUrl}${target.path}`,
@@ -284,24 +300,35 @@ export async function workplaceRequest<T = unknown>(
 		} else {
 			options.json = true;
 		}
+		const reference = node.credentials?.[api.credentialType];
 		return (await ctx.helpers.httpRequestWithAuthentication.call(
 			ctx,
 			api.credentialType,
 			options,
+			tokenData
+				? { credentialsDecrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: api.credentialType, data: tokenData } }
+				: undefined,
 		)) as WorkplaceResponse<unknown>;
 	};
 
 	let rateLimitRetries = 0;
 	let serverErrorRetries = 0;
-	let tokenRenewed = false;
+	let tokenRenewals = 0;
 	for (;;) {
-		const seenGeneration = gate?.generation ?? 0;
-		const release = gate ? await gate.enter() : undefined;
-		let outcome: Outcome;
-		try {
-			outcome = await attempt(send(request), true);
-		} finally {
-			release?.();
+		const sent: Sent = sharedToken && tokenSpec
+			? await sendWithSharedToken(sharedToken, tokenSpec, credentials, (tokenData) => send(request, tokenData))
+			: { outcome: await attempt(send(request), true) };
+		const { outcome } = sent;
+
+		if ('tokenError' in outcome) {
+			// The token request failed before the call was sent, so any call may be sent again.
+			const failure = tokenFailure(outcome.tokenError, sent.tokenNote);
+			if (failure.transient && serverErrorRetries < policy.maxServerErrorRetries) {
+				await sleep(Math.min(failure.retryAfterMs ?? backoffMs(serverErrorRetries), policy.maxRetryWaitSeconds * 1000));
+				serverErrorRetries++;
+				continue;
+			}
+			throw tokenError(node, failure, itemIndex);
 		}
 
 		if ('networkError' in outcome) {
@@ -323,14 +350,14 @@ export async function workplaceRequest<T = unknown>(
 
 		const errorBody = await readErrorBody(response.body);
 
-		if (status === 401 && gate && api.tokenRefreshProbe && !tokenRenewed) {
-			// The platform rejected the call before doing anything: renew the token and send it again.
-			tokenRenewed = true;
-			const probe = api.tokenRefreshProbe;
-			await gate.renew(seenGeneration, async () => {
-				// Without ignoreHttpStatusErrors, n8n answers the probe's 401 by running the
-				// credential's preAuthentication and saving the new token.
-				await attempt(send({ method: 'GET', path: probe.path, qs: probe.qs }), false);
+		const sentToken = sent.token;
+		if (status === 401 && sharedToken && tokenSpec && !sent.primed && sentToken && tokenRenewals < 2) {
+			// The platform rejected the token before doing anything: send the call again with a
+			// renewed one (a token just fetched for this call that is rejected is a real error).
+			tokenRenewals++;
+			await sharedToken.renew(sentToken, async () => {
+				const stored = await ctx.getCredentials(api.credentialType, itemIndex);
+				return String(stored[tokenSpec.property] ?? '');
 			});
 			continue;
 		}

@@ -17,6 +17,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { messageEvent, SEED, signBody, startSimulator, type Simulator } from '../../simulator';
 import type { RunNodeOptions, RunNodeResult } from '../helpers/engine';
 import { CredentialStore, runNode, testCredential } from '../helpers/engine';
+import { resetProcessState } from '../helpers/jest-setup';
 import { TriggerBed } from '../trigger/trigger-bed';
 
 const WEBHOOK_SECRET = 'secrets-test-webhook-secret-c0ffee';
@@ -114,10 +115,13 @@ async function runEverything(): Promise<void> {
 	await run('bot send after expiry', 'workplaceBot', sendText, { credentials: c.bot, credentialStore: store, inputItems: [{ json: { text: 'b' } }, { json: { text: 'c' } }] });
 	await run('bot image', 'workplaceBot', { resource: 'image', operation: 'download', pictureId: SEED.pictures.first, size: 'small', binaryPropertyName: 'photo' }, { credentials: c.bot, credentialStore: store });
 	await run('bot unknown picture', 'workplaceBot', { resource: 'image', operation: 'download', pictureId: 'pic-missing', size: 'small', binaryPropertyName: 'photo' }, { credentials: c.bot, credentialStore: store });
+	// Another process (this one holds a valid token for the account, whatever secret is entered now).
+	resetProcessState();
 	await run('bot wrong client secret', 'workplaceBot', sendText, {
 		credentials: { workplaceBotOAuth2Api: { ...c.bot.workplaceBotOAuth2Api, clientSecret: WRONG.clientSecret } },
 		inputItems: [{ json: { text: 'x' } }],
 	});
+	resetProcessState();
 	await run('bot wrong client secret, continue on fail', 'workplaceBot', sendText, {
 		credentials: { workplaceBotOAuth2Api: { ...c.bot.workplaceBotOAuth2Api, clientSecret: WRONG.clientSecret } },
 		inputItems: [{ json: { text: 'x' } }],
@@ -130,6 +134,7 @@ async function runEverything(): Promise<void> {
 	sim.faults.add({ method: 'POST', path: '/bot/v1/direct/message', status: 401, times: 2 });
 	await run('bot 401 twice', 'workplaceBot', sendText, { credentials: c.bot, credentialStore: store, inputItems: [{ json: { text: 'f' } }] });
 	sim.faults.add({ method: 'POST', path: '/oauth/token', status: 500 });
+	resetProcessState();
 	await run('bot token endpoint 500', 'workplaceBot', sendText, { credentials: c.bot, inputItems: [{ json: { text: 'g' } }] });
 
 	// Form: success, validation error, wrong token and key, 503.
