@@ -977,6 +977,28 @@ export async function settledExecutions(server: N8nServer, workflowId: string, q
 	}
 }
 
+/**
+ * How many executions a workflow has once none is new, running or waiting and the number stayed the
+ * same for `quietMs` (n8n's total count: settledExecutions lists only the newest 100).
+ */
+export async function settledExecutionCount(server: N8nServer, workflowId: string, quietMs = 1500): Promise<number> {
+	const deadline = Date.now() + 120_000;
+	let last = -1;
+	let stableSince = Date.now();
+	for (;;) {
+		const { count, results } = await server.executions({ workflowId });
+		const running = results.some((e) => ['new', 'running', 'waiting'].includes(e.status));
+		if (count !== last || running) {
+			last = count;
+			stableSince = Date.now();
+		} else if (Date.now() - stableSince >= quietMs) {
+			return count;
+		}
+		if (Date.now() > deadline) throw new Error(`executions of ${workflowId} did not settle (count ${count})`);
+		await sleep(250);
+	}
+}
+
 export const E2E_OWNER = {
 	email: 'owner@e2e.test',
 	firstName: 'E2E',

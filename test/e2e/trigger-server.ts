@@ -14,6 +14,7 @@ import {
 	createUserFolder,
 	fetchWebhook,
 	findInstalled,
+	settledExecutionCount,
 	settledExecutions,
 	startN8nServer,
 	TARGETS,
@@ -40,20 +41,33 @@ export interface TriggerServer {
 	waitForWebhook(url: string): Promise<void>;
 	/** Executions of a workflow once none is running and the count stayed the same for `quietMs`. */
 	settledExecutions(workflowId: string, quietMs?: number): Promise<ExecutionSummary[]>;
+	/** How many executions a workflow has (all of them), once settled. */
+	executionCount(workflowId: string, quietMs?: number): Promise<number>;
 	/** One execution with its data, as the REST API returns it. */
 	execution(id: string): Promise<Record<string, unknown>>;
+	/** The workflow's static data as n8n saved it in its database. */
+	storedStaticData(workflowId: string): Promise<Record<string, unknown>>;
+	/** Stops n8n (SIGTERM, as a deploy does) and starts it again on the same folder, database and port. */
+	restart(): Promise<void>;
 	stop(): Promise<void>;
 }
 
-export async function startTriggerServer(ctx: ScenarioContext): Promise<TriggerServer> {
+export interface TriggerServerOptions {
+	/** Extra environment for n8n (e.g. a Postgres database). */
+	env?: NodeJS.ProcessEnv;
+}
+
+export async function startTriggerServer(ctx: ScenarioContext, options: TriggerServerOptions = {}): Promise<TriggerServer> {
 	const inst = findInstalled(TARGETS[ctx.target]);
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
 	const userFolder = createUserFolder(`n8n-e2e-trigger-${ctx.target}-`);
 	// The package as the runner installed it (Community Nodes layout); n8n loads it at start.
 	fs.cpSync(path.join(ctx.userFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
+	const start = (port?: number) =>
+		startN8nServer(inst, { userFolder, port, env: options.env, logLevel: process.env.E2E_VERBOSE === '1' ? 'debug' : 'warn' });
 	let server: N8nServer;
 	try {
-		server = await startN8nServer(inst, { userFolder, logLevel: process.env.E2E_VERBOSE === '1' ? 'debug' : 'warn' });
+		server = await start();
 	} catch (e) {
 		fs.rmSync(userFolder, { recursive: true, force: true });
 		throw e;
@@ -67,7 +81,9 @@ export async function startTriggerServer(ctx: ScenarioContext): Promise<TriggerS
 	}
 
 	return {
-		server,
+		get server() {
+			return server;
+		},
 		userFolder,
 		async createCredential(name, type, data) {
 			const created = await server.rest<{ id: string }>('POST', '/credentials', { name, type, data });
@@ -93,8 +109,22 @@ export async function startTriggerServer(ctx: ScenarioContext): Promise<TriggerS
 		async settledExecutions(workflowId, quietMs) {
 			return await settledExecutions(server, workflowId, quietMs);
 		},
+		async executionCount(workflowId, quietMs) {
+			return await settledExecutionCount(server, workflowId, quietMs);
+		},
 		async execution(id) {
 			return await server.rest<Record<string, unknown>>('GET', `/executions/${id}`);
+		},
+		async storedStaticData(workflowId) {
+			const workflow = await server.rest<{ staticData?: Record<string, unknown> | string | null }>('GET', `/workflows/${workflowId}`);
+			const data = workflow.staticData;
+			return typeof data === 'string' ? (JSON.parse(data) as Record<string, unknown>) : (data ?? {});
+		},
+		async restart() {
+			const port = server.port;
+			await server.stop();
+			server = await start(port);
+			await server.login();
 		},
 		async stop() {
 			await server.stop();
