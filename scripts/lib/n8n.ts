@@ -1011,6 +1011,14 @@ const BROWSER_ID = 'n8n-nodes-workplace-e2e';
 
 export interface StartServerOptions {
 	userFolder: string;
+	/**
+	 * The n8n command: `start` (default; the main process with editor and REST API), `worker` (runs
+	 * queued executions; ready once its health server says so) or `webhook` (serves production
+	 * webhooks in queue mode).
+	 */
+	command?: 'start' | 'worker' | 'webhook';
+	/** Extra arguments, e.g. ['--concurrency=5'] for a worker. */
+	args?: string[];
 	port?: number;
 	env?: NodeJS.ProcessEnv;
 	logLevel?: N8nEnvOptions['logLevel'];
@@ -1039,11 +1047,29 @@ async function isReady(url: string): Promise<boolean> {
 	}
 }
 
+/** A worker or webhook process: its HTTP server answers /healthz, and /healthz/readiness once database and Redis are up. */
+async function isHealthy(url: string): Promise<boolean> {
+	try {
+		for (const p of ['/healthz', '/healthz/readiness']) {
+			const res = await fetch(`${url}${p}`, { signal: AbortSignal.timeout(2000) });
+			await res.text();
+			if (res.status !== 200) return false;
+		}
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /**
- * Starts `n8n start` on a free port (or the given one) with the given user folder and waits
- * until it is ready (see isReady: /healthz, /healthz/readiness, then the REST API). stop() sends SIGTERM to the process group, then SIGKILL.
+ * Starts `n8n start` (or `worker`, `webhook`: options.command) on a free port (or the given one)
+ * with the given user folder and waits until it is ready (see isReady: /healthz,
+ * /healthz/readiness, then the REST API; a worker's or webhook process's health only). A worker's
+ * port is its health server (QUEUE_HEALTH_CHECK_PORT). stop() sends SIGTERM to the process group,
+ * then SIGKILL.
  */
 export async function startN8nServer(inst: N8nInstall, options: StartServerOptions): Promise<N8nServer> {
+	const command = options.command ?? 'start';
 	const port = options.port ?? (await getFreePort());
 	const url = `http://127.0.0.1:${port}`;
 	const env = n8nEnv(inst, {
@@ -1057,11 +1083,13 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 			WEBHOOK_URL: `${url}/`,
 			N8N_EDITOR_BASE_URL: `${url}/`,
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			...(command === 'worker' ? { QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
+			// each process on one host needs its own task broker port
 			N8N_RUNNERS_BROKER_PORT: String(await getFreePort()),
 			...options.env,
 		},
 	});
-	const child = spawn(inst.node.bin, [inst.n8nBin, 'start'], {
+	const child = spawn(inst.node.bin, [inst.n8nBin, command, ...(options.args ?? [])], {
 		cwd: options.userFolder,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -1099,12 +1127,12 @@ export async function startN8nServer(inst: N8nInstall, options: StartServerOptio
 	const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
 	for (;;) {
 		if (exited) {
-			throw new Error(`n8n start exited early (code ${exited.code}, signal ${exited.signal}):\n${tail(output)}`);
+			throw new Error(`n8n ${command} exited early (code ${exited.code}, signal ${exited.signal}):\n${tail(output)}`);
 		}
-		if (await isReady(url)) break;
+		if (command === 'start' ? await isReady(url) : await isHealthy(url)) break;
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`n8n did not become healthy on ${url} in time:\n${tail(output)}`);
+			throw new Error(`n8n ${command} did not become healthy on ${url} in time:\n${tail(output)}`);
 		}
 		await sleep(500);
 	}

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { joinEvent, messageEvent, sendWebhook } from '../../../simulator';
 import type { WebhookResult } from '../../../simulator';
 import { sleep } from '../../../scripts/lib/proc';
+import { startPostgres } from '../../../scripts/lib/services';
 import { startTriggerServer, type TriggerServer } from '../trigger-server';
 import type { Scenario, ScenarioContext, WorkflowJson } from '../types';
 import { chain, manualTrigger, PACKAGE, set } from '../workflow';
@@ -38,7 +39,7 @@ export interface MemoryReport {
 
 const reports = new Map<string, MemoryReport>();
 
-function triggerWorkflow(webhookId: string, typeVersion: number, parameters: Record<string, unknown>, secretId: string): WorkflowJson {
+export function triggerWorkflow(webhookId: string, typeVersion: number, parameters: Record<string, unknown>, secretId: string): WorkflowJson {
 	return {
 		nodes: [
 			{
@@ -57,7 +58,7 @@ function triggerWorkflow(webhookId: string, typeVersion: number, parameters: Rec
 }
 
 /** Runs `tasks` with at most `inFlight` at a time. */
-async function pool<T>(inFlight: number, tasks: Array<() => Promise<T>>): Promise<T[]> {
+export async function pool<T>(inFlight: number, tasks: Array<() => Promise<T>>): Promise<T[]> {
 	const results: T[] = new Array(tasks.length);
 	let next = 0;
 	await Promise.all(
@@ -71,17 +72,22 @@ async function pool<T>(inFlight: number, tasks: Array<() => Promise<T>>): Promis
 	return results;
 }
 
-function nodeStaticData(stored: Record<string, unknown>): Record<string, unknown> {
+export function nodeStaticData(stored: Record<string, unknown>): Record<string, unknown> {
 	return (stored[`node:${NODE_NAME}`] ?? {}) as Record<string, unknown>;
 }
 
-function storedKeyCount(stored: Record<string, unknown>): number {
+export function storedKeyCount(stored: Record<string, unknown>): number {
 	const keys = nodeStaticData(stored).recentEventKeys;
 	return typeof keys === 'string' ? keys.split(',').filter(Boolean).length : 0;
 }
 
-async function runPhases(ctx: ScenarioContext, srv: TriggerServer, database: string): Promise<MemoryReport> {
-	const secret = ctx.sim.credentials.webhookSecret;
+/** What the phases need of an n8n: one process (startTriggerServer) or a queue-mode cluster (scripts/queue-test.ts). */
+export type TriggerHost = Pick<
+	TriggerServer,
+	'createCredential' | 'createActiveWorkflow' | 'webhookUrl' | 'waitForWebhook' | 'executionCount' | 'storedStaticData' | 'restart'
+>;
+
+export async function runPhases(srv: TriggerHost, secret: string, database: string): Promise<MemoryReport> {
 	const secretId = await srv.createCredential('Workplace webhook secret (e2e)', 'workplaceWebhookApi', { secret });
 	const answers = new Set<string>();
 	const send = async (url: string, events: object[]): Promise<WebhookResult> => {
@@ -164,6 +170,27 @@ async function runPhases(ctx: ScenarioContext, srv: TriggerServer, database: str
 	};
 }
 
+export function describeMemoryReport(report: MemoryReport): string[] {
+	return [
+		`Direct Chats Only sequence: ${report.directChatRuns} runs (want 10), ${report.directChatsStored} chats stored`,
+		...report.phases.map((p) => `${p.name}: +${p.runs} runs (want +${p.expected})`),
+		`keys stored after the pairs: ${report.keysStored} (want 250)`,
+		`version 1 (batched): ${report.batched.savedBeforeRestart} of ${report.batched.sent} keys saved before the restart, ${report.batched.rerunsAfterRestart} re-runs after it`,
+		`answers of accepted deliveries: ${report.answers.join(' | ')}`,
+	];
+}
+
+export function checkMemoryReport(report: MemoryReport): void {
+	assert.equal(report.directChatRuns, 10, 'runs of the Direct Chats Only sequence');
+	assert.equal(report.directChatsStored, 5, 'learned chats in the saved static data');
+	for (const p of report.phases) assert.equal(p.runs, p.expected, p.name);
+	assert.equal(report.keysStored, 250, 'event keys in the saved static data');
+	// The window of batched saving is exactly the events received after its last save.
+	assert.equal(report.batched.rerunsAfterRestart, report.batched.sent - report.batched.savedBeforeRestart, 'version 1 re-runs');
+	assert.ok(report.batched.savedBeforeRestart >= 1, 'version 1 saved its first event');
+	for (const answer of report.answers) assert.match(answer, /^\{"received":\d+(,"message":"[^"]*")?\}$/, 'answer body');
+}
+
 function scenarioFor(database: 'SQLite' | 'PostgreSQL'): Scenario {
 	const key = (ctx: ScenarioContext) => `${ctx.target}:${database}`;
 	return {
@@ -175,11 +202,14 @@ function scenarioFor(database: 'SQLite' | 'PostgreSQL'): Scenario {
 			let srv: TriggerServer | undefined;
 			try {
 				if (database === 'PostgreSQL') {
-					throw new Error('PostgreSQL variant: TODO services');
+					const pg = await startPostgres();
+					postgres = pg;
+					await pg.createDatabase('n8n');
+					srv = await startTriggerServer(ctx, { env: pg.n8nEnv('n8n') });
 				} else {
 					srv = await startTriggerServer(ctx);
 				}
-				reports.set(key(ctx), await runPhases(ctx, srv, database));
+				reports.set(key(ctx), await runPhases(srv, ctx.sim.credentials.webhookSecret, database));
 			} catch (e) {
 				const tail = srv ? `\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}` : '';
 				throw new Error(`${(e as Error).message}${tail}`);
@@ -191,22 +221,8 @@ function scenarioFor(database: 'SQLite' | 'PostgreSQL'): Scenario {
 		assert(_result, ctx) {
 			const report = reports.get(key(ctx));
 			assert.ok(report, 'before() produced no report');
-			const lines = [
-				`Direct Chats Only sequence: ${report.directChatRuns} runs (want 10), ${report.directChatsStored} chats stored`,
-				...report.phases.map((p) => `${p.name}: +${p.runs} runs (want +${p.expected})`),
-				`keys stored after the pairs: ${report.keysStored} (want 250)`,
-				`version 1 (batched): ${report.batched.savedBeforeRestart} of ${report.batched.sent} keys saved before the restart, ${report.batched.rerunsAfterRestart} re-runs after it`,
-				`answers of accepted deliveries: ${report.answers.join(' | ')}`,
-			];
-			process.stdout.write(`      [n8n ${ctx.n8nVersion}, ${database}] trigger memory:\n${lines.map((l) => `        ${l}`).join('\n')}\n`);
-			assert.equal(report.directChatRuns, 10, 'runs of the Direct Chats Only sequence');
-			assert.equal(report.directChatsStored, 5, 'learned chats in the saved static data');
-			for (const p of report.phases) assert.equal(p.runs, p.expected, p.name);
-			assert.equal(report.keysStored, 250, 'event keys in the saved static data');
-			// The window of batched saving is exactly the events received after its last save.
-			assert.equal(report.batched.rerunsAfterRestart, report.batched.sent - report.batched.savedBeforeRestart, 'version 1 re-runs');
-			assert.ok(report.batched.savedBeforeRestart >= 1, 'version 1 saved its first event');
-			for (const answer of report.answers) assert.match(answer, /^\{"received":\d+(,"message":"[^"]*")?\}$/, 'answer body');
+			process.stdout.write(`      [n8n ${ctx.n8nVersion}, ${database}] trigger memory:\n${describeMemoryReport(report).map((l) => `        ${l}`).join('\n')}\n`);
+			checkMemoryReport(report);
 		},
 	};
 }

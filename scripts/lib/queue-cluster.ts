@@ -1,0 +1,183 @@
+/**
+ * n8n in queue mode on one host, as a user scales it out: PostgreSQL and Redis shared by a main
+ * process (editor and REST API; N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, so it serves no
+ * production webhook), workers that run the executions and webhook processes that receive
+ * production webhooks, with nginx in front of the webhook processes. Every n8n process has its
+ * own user folder with this package installed in the Community Nodes layout (as on separate
+ * hosts), the same encryption key, its own task broker port, and binary data kept in the
+ * database (the mode that works across hosts without a licence).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import {
+	createUserFolder,
+	installCommunityPackage,
+	startN8nServer,
+	type Logger,
+	type N8nInstall,
+	type N8nServer,
+} from './n8n';
+import { formatDuration } from './proc';
+import {
+	startNginx,
+	startPostgres,
+	startRedis,
+	type NginxService,
+	type PostgresService,
+	type RedisService,
+} from './services';
+
+export interface QueueClusterOptions {
+	/** The packed package (npm pack), installed into every process's user folder. */
+	tarball: string;
+	workers?: number;
+	webhookProcesses?: number;
+	/** Executions a worker runs at once (`n8n worker --concurrency`). */
+	concurrency?: number;
+	/**
+	 * nginx's upstream `hash` for the webhook processes. The default sends every request for one
+	 * URL (one trigger) to the same webhook process; '' = round robin.
+	 */
+	nginxHash?: string;
+	log?: Logger;
+	verbose?: boolean;
+}
+
+export interface QueueCluster {
+	main: N8nServer;
+	workers: N8nServer[];
+	webhookProcesses: N8nServer[];
+	postgres: PostgresService;
+	redis: RedisService;
+	nginx: NginxService;
+	/** A production webhook through nginx: /webhook/<webhookId>[/<path>]. */
+	webhookUrl(webhookId: string, webhookPath?: string): string;
+	/** The same webhook straight at one webhook process (bypassing nginx). */
+	directWebhookUrl(index: number, webhookId: string, webhookPath?: string): string;
+	/** SIGTERM to every webhook process, then each started again on its port. */
+	restartWebhookProcesses(): Promise<void>;
+	/** How long each part took to start. */
+	timings: string[];
+	stop(): Promise<void>;
+}
+
+export const QUEUE_DATABASE = 'n8n';
+
+export async function startQueueCluster(inst: N8nInstall, options: QueueClusterOptions): Promise<QueueCluster> {
+	const log = options.log ?? (() => undefined);
+	const workerCount = options.workers ?? 2;
+	const webhookCount = options.webhookProcesses ?? 2;
+	const concurrency = options.concurrency ?? 5;
+	const timings: string[] = [];
+	const folders: string[] = [];
+	const started: Array<{ stop(): Promise<void> }> = [];
+	let t = Date.now();
+	const lap = (what: string) => {
+		timings.push(`${what} ${formatDuration(Date.now() - t)}`);
+		t = Date.now();
+	};
+	const stopAll = async () => {
+		// n8n processes first (they hold connections), then nginx, Redis and PostgreSQL
+		for (const s of [...started].reverse()) {
+			try {
+				await s.stop();
+			} catch {
+				// keep stopping the rest
+			}
+		}
+		started.length = 0;
+		if (process.env.QUEUE_KEEP !== '1') for (const f of folders) fs.rmSync(f, { recursive: true, force: true });
+	};
+
+	try {
+		const postgres = await startPostgres({ log });
+		started.push(postgres);
+		await postgres.createDatabase(QUEUE_DATABASE);
+		const redis = await startRedis({ log });
+		started.push(redis);
+		lap('PostgreSQL and Redis');
+
+		// One install in the Community Nodes layout, copied to every process's folder.
+		const template = createUserFolder(`n8n-queue-${inst.target.id}-package-`);
+		folders.push(template);
+		await installCommunityPackage(inst, template, options.tarball);
+		const folderFor = (name: string) => {
+			const folder = createUserFolder(`n8n-queue-${inst.target.id}-${name}-`);
+			folders.push(folder);
+			fs.cpSync(path.join(template, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'), { recursive: true });
+			return folder;
+		};
+		lap('package install');
+
+		const shared: NodeJS.ProcessEnv = {
+			EXECUTIONS_MODE: 'queue',
+			...postgres.n8nEnv(QUEUE_DATABASE),
+			...redis.n8nEnv(),
+			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
+			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '15',
+		};
+		const logLevel = options.verbose ? 'debug' : 'info';
+		const start = (name: string, command: 'start' | 'worker' | 'webhook', folder: string, extra: NodeJS.ProcessEnv = {}, port?: number) =>
+			startN8nServer(inst, {
+				userFolder: folder,
+				command,
+				args: command === 'worker' ? [`--concurrency=${concurrency}`] : [],
+				port,
+				env: { ...shared, ...extra },
+				logLevel,
+				echoPrefix: options.verbose ? `      [${name}] ` : undefined,
+			});
+
+		// The main process migrates the database: the others start once it is ready.
+		const main = await start('main', 'start', folderFor('main'), { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
+		started.push(main);
+		await main.setupOwner();
+		lap('main');
+
+		const webhookFolders = Array.from({ length: webhookCount }, (_, i) => folderFor(`webhook${i + 1}`));
+		const [workers, webhookProcesses] = await Promise.all([
+			Promise.all(Array.from({ length: workerCount }, (_, i) => start(`worker${i + 1}`, 'worker', folderFor(`worker${i + 1}`)))),
+			Promise.all(webhookFolders.map((folder, i) => start(`webhook${i + 1}`, 'webhook', folder))),
+		]);
+		started.push(...workers, ...webhookProcesses);
+		lap(`${workerCount} workers and ${webhookCount} webhook processes`);
+
+		const nginx = await startNginx({
+			upstreams: webhookProcesses.map((w) => w.port),
+			hash: options.nginxHash ?? '$request_uri consistent',
+			log,
+		});
+		// nginx is stopped after the n8n processes but before Redis and PostgreSQL
+		started.splice(2, 0, nginx);
+		lap('nginx');
+
+		const hookPath = (webhookId: string, webhookPath?: string) => `/webhook/${webhookId}${webhookPath ? `/${webhookPath}` : ''}`;
+		const cluster: QueueCluster = {
+			main,
+			workers,
+			webhookProcesses,
+			postgres,
+			redis,
+			nginx,
+			webhookUrl: (webhookId, webhookPath) => `${nginx.url}${hookPath(webhookId, webhookPath)}`,
+			directWebhookUrl: (index, webhookId, webhookPath) => `${cluster.webhookProcesses[index].url}${hookPath(webhookId, webhookPath)}`,
+			async restartWebhookProcesses() {
+				const ports = cluster.webhookProcesses.map((w) => w.port);
+				await Promise.all(cluster.webhookProcesses.map((w) => w.stop()));
+				const restarted = await Promise.all(ports.map((port, i) => start(`webhook${i + 1}`, 'webhook', webhookFolders[i], {}, port)));
+				for (const [i, w] of restarted.entries()) {
+					started[started.indexOf(cluster.webhookProcesses[i])] = w;
+				}
+				cluster.webhookProcesses = restarted;
+			},
+			timings,
+			stop: stopAll,
+		};
+		return cluster;
+	} catch (e) {
+		await stopAll();
+		throw e;
+	}
+}

@@ -1,0 +1,398 @@
+/**
+ * `npm run test:queue`: this package in n8n's queue mode, on n8n 1.x and 2.x (QUEUE_TARGETS=1,2).
+ *
+ * Starts on loopback, for each major: PostgreSQL, Redis, an n8n main process, 2 workers at
+ * concurrency 5, 2 webhook processes and nginx in front of them (scripts/lib/queue-cluster.ts;
+ * the servers are installed from Debian packages when missing), plus the platform simulator.
+ * Everything is stopped by PID at the end, also on failure.
+ *
+ * Phases:
+ * 1. Bot token: 10 webhook-started executions x 100 sends at the same moment, starting with no
+ *    stored token: 1,000 messages delivered, none twice, at most one token request per worker.
+ *    Then every token expires (the platform answers 401) and the same again.
+ * 2. Binary data in `database` mode: a file posted to a webhook process, uploaded to the
+ *    knowledge base and downloaded again on a worker: the same sha256 at the platform, in n8n's
+ *    binary_data table and through the main process's REST API.
+ * 3. Workplace Trigger through nginx (one webhook process per trigger URL): the e2e "trigger
+ *    memory" phases (Direct Chats Only, redeliveries, simultaneous pairs, a restart of both
+ *    webhook processes); then redeliveries straight to each webhook process (0 runs), and what
+ *    happens to simultaneous pairs that bypass the routing (measured, the README's limit).
+ */
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { nodeRun, parseExecutionData } from '../bench/lib';
+import { messageEvent, sendWebhook, startSimulator, type Simulator, type WebhookResult } from '../simulator';
+import { SEED } from '../simulator/seed';
+import {
+	checkMemoryReport,
+	describeMemoryReport,
+	pool,
+	runPhases,
+	storedKeyCount,
+	triggerWorkflow,
+	type TriggerHost,
+} from '../test/e2e/scenarios/trigger-memory';
+import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
+import { PACKAGE } from '../test/e2e/workflow';
+import type { WorkflowJson } from '../test/e2e/types';
+import {
+	ensureN8n,
+	fetchWebhook,
+	findInstalled,
+	packPackage,
+	parseTargetIds,
+	settledExecutionCount,
+	TARGETS,
+	type N8nInstall,
+	type TargetId,
+} from './lib/n8n';
+import { formatDuration } from './lib/proc';
+import { startQueueCluster, QUEUE_DATABASE, type QueueCluster } from './lib/queue-cluster';
+
+const log = (m: string) => process.stdout.write(`${m}\n`);
+const verbose = process.env.QUEUE_VERBOSE === '1';
+
+const EXECUTIONS = 10;
+const SENDS_PER_EXECUTION = 100;
+const FILE_BYTES = 3 * 1024 * 1024;
+
+interface TargetReport {
+	target: TargetId;
+	ok: boolean;
+	lines: string[];
+	durationMs: number;
+	error?: string;
+}
+
+function node(name: string, type: string, typeVersion: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+	return { id: randomUUID(), name, type, typeVersion, position: [0, 0] as [number, number], parameters, ...extra };
+}
+
+/** Nodes connected one after the other. */
+function chain(nodes: Array<ReturnType<typeof node>>): WorkflowJson {
+	const connections: Record<string, unknown> = {};
+	for (let i = 0; i + 1 < nodes.length; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { nodes, connections } as WorkflowJson;
+}
+
+function webhookNode(hookPath: string, responseMode: 'onReceived' | 'lastNode') {
+	return node('Webhook', 'n8n-nodes-base.webhook', 2, {
+		httpMethod: 'POST',
+		path: hookPath,
+		responseMode,
+		...(responseMode === 'lastNode' ? { responseData: 'firstEntryJson' } : {}),
+		options: {},
+	}, { webhookId: hookPath });
+}
+
+async function createCredential(cluster: QueueCluster, name: string, type: string, data: Record<string, unknown>): Promise<string> {
+	return (await cluster.main.rest<{ id: string }>('POST', '/credentials', { name, type, data })).id;
+}
+
+async function createActiveWorkflow(cluster: QueueCluster, name: string, workflow: WorkflowJson): Promise<string> {
+	const created = await cluster.main.rest<{ id: string; versionId: string }>('POST', '/workflows', {
+		name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
+		active: false,
+	});
+	await cluster.main.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	return created.id;
+}
+
+async function storedStaticData(cluster: QueueCluster, workflowId: string): Promise<Record<string, unknown>> {
+	const workflow = await cluster.main.rest<{ staticData?: Record<string, unknown> | string | null }>('GET', `/workflows/${workflowId}`);
+	const data = workflow.staticData;
+	return typeof data === 'string' ? (JSON.parse(data) as Record<string, unknown>) : (data ?? {});
+}
+
+/** Executions each worker started, from its log ("... execution <id> ..." at info level). */
+function executionsPerWorker(cluster: QueueCluster, since: number[]): number[] {
+	return cluster.workers.map((w, i) => {
+		const lines = w.output().split('\n').slice(since[i]);
+		return lines.filter((l) => /Worker started execution|Start job/i.test(l)).length;
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Bot: one token request per worker
+
+async function botPhase(cluster: QueueCluster, sim: Simulator, lines: string[]): Promise<void> {
+	const credentialId = await createCredential(cluster, 'Workplace Bot (queue)', 'workplaceBotOAuth2Api', {
+		baseUrl: sim.url,
+		clientId: sim.credentials.botClientId,
+		clientSecret: sim.credentials.botClientSecret,
+	});
+	const hook = randomUUID();
+	const workflowId = await createActiveWorkflow(cluster, 'queue: bot sends', chain([
+		webhookNode(hook, 'onReceived'),
+		node('Messages', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body.messages', options: {} }),
+		node('Send', `${PACKAGE}.workplaceBot`, 1, {
+			resource: 'directMessage',
+			operation: 'sendText',
+			userId: '={{ $json.uid }}',
+			text: '={{ $json.text }}',
+		}, { credentials: { workplaceBotOAuth2Api: { id: credentialId, name: 'Workplace Bot (queue)' } } }),
+	]));
+	const url = cluster.webhookUrl(hook);
+	const uids = [SEED.users.alice._id, SEED.users.bob._id, SEED.users.carol._id];
+	let executions = 0;
+
+	const round = async (name: string) => {
+		sim.log.clear();
+		sim.state.clearMessages();
+		const since = cluster.workers.map((w) => w.output().split('\n').length - 1);
+		const texts: string[] = [];
+		const bodies = Array.from({ length: EXECUTIONS }, (_, run) => ({
+			messages: Array.from({ length: SENDS_PER_EXECUTION }, (_, i) => {
+				const text = `${name} run ${run} message ${i}`;
+				texts.push(text);
+				return { uid: uids[(run + i) % uids.length], text };
+			}),
+		}));
+		const answers = await Promise.all(bodies.map((body) =>
+			fetchWebhook(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+		));
+		for (const a of answers) assert.equal(a.status, 200, `webhook answered ${a.status}: ${a.text}`);
+		executions += EXECUTIONS;
+		const count = await settledExecutionCount(cluster.main, workflowId, 2000);
+		assert.equal(count, executions, `${name}: executions`);
+		const failed = (await cluster.main.executions({ workflowId, status: ['error', 'crashed', 'canceled'] })).count;
+		assert.equal(failed, 0, `${name}: failed executions`);
+		const requests = sim.log.all();
+		const tokenRequests = requests.filter((r) => r.interface === 'oauth').length;
+		const sends = requests.filter((r) => r.path === '/bot/v1/direct/message');
+		const accepted = sends.filter((r) => r.status >= 200 && r.status < 300).length;
+		const refused = sends.filter((r) => r.status === 401).length;
+		const delivered = sim.state.sentMessages().map((m) => String((m.content as { text?: unknown }).text));
+		const perWorker = executionsPerWorker(cluster, since);
+		if (process.env.QUEUE_DEBUG === '1') {
+			const counts = new Map<string, number>();
+			for (const r of requests) counts.set(`${r.method} ${r.path} ${r.status}`, (counts.get(`${r.method} ${r.path} ${r.status}`) ?? 0) + 1);
+			log(`      requests: ${JSON.stringify([...counts])}`);
+		}
+		lines.push(`bot, ${name}: ${EXECUTIONS} executions x ${SENDS_PER_EXECUTION} sends (per worker: ${perWorker.join(' + ')}): ` +
+			`${delivered.length} delivered, ${new Set(delivered).size} distinct, ${accepted} sends accepted, ${refused} answered 401, ${tokenRequests} token requests`);
+		assert.equal(delivered.length, EXECUTIONS * SENDS_PER_EXECUTION, `${name}: messages delivered`);
+		assert.deepEqual([...new Set(delivered)].sort(), [...texts].sort(), `${name}: every message once`);
+		assert.equal(accepted, EXECUTIONS * SENDS_PER_EXECUTION, `${name}: sends accepted`);
+		assert.ok(tokenRequests >= 1 && tokenRequests <= cluster.workers.length, `${name}: ${tokenRequests} token requests (want 1..${cluster.workers.length})`);
+	};
+
+	await round('no stored token');
+	sim.expireTokens();
+	await round('every token expired');
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Binary data in database mode
+
+async function binaryPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
+	const credentialId = await createCredential(cluster, 'Workplace Knowledge (queue)', 'workplaceKnowledgeApi', {
+		knowledgeUrl: sim.knowledgeUrl,
+		apiKey: sim.credentials.knowledgeApiKey,
+	});
+	const credentials = { workplaceKnowledgeApi: { id: credentialId, name: 'Workplace Knowledge (queue)' } };
+	const hook = randomUUID();
+	const base = { __rl: true, mode: 'id', value: SEED.knowledge.empty.id };
+	const workflowId = await createActiveWorkflow(cluster, 'queue: knowledge file', chain([
+		webhookNode(hook, 'lastNode'),
+		node('Upload', `${PACKAGE}.workplaceKnowledge`, 1, {
+			resource: 'file',
+			operation: 'upload',
+			knowledgeBaseId: base,
+			binaryPropertyName: 'data',
+			options: { fileName: 'queue-mode.pdf' },
+		}, { credentials }),
+		node('Download', `${PACKAGE}.workplaceKnowledge`, 1, {
+			resource: 'file',
+			operation: 'download',
+			knowledgeBaseId: base,
+			fileId: { __rl: true, mode: 'id', value: "={{ $('Upload').first().json.id }}" },
+			binaryPropertyName: 'downloaded',
+		}, { credentials }),
+	]));
+	const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), pseudoRandomBytes(FILE_BYTES - 9, 12)]);
+	const want = sha256(bytes);
+	sim.log.clear();
+	const started = Date.now();
+	// The Webhook node binary property is 'data' (its default); the body is a plain byte stream.
+	const answer = await fetchWebhook(cluster.webhookUrl(hook), {
+		method: 'POST',
+		headers: { 'content-type': 'application/pdf' },
+		body: new Uint8Array(bytes),
+	});
+	const tookMs = Date.now() - started;
+	if (answer.status !== 200) {
+		const [failed] = (await cluster.main.executions({ workflowId }, 1)).results;
+		const data = failed ? parseExecutionData(inst, (await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${failed.id}`)).data) : undefined;
+		const error = (data as { resultData?: { error?: unknown; lastNodeExecuted?: string } } | undefined)?.resultData;
+		assert.fail(`file webhook answered ${answer.status}: ${answer.text.slice(0, 300)}; ${error?.lastNodeExecuted}: ${JSON.stringify(error?.error).slice(0, 1500)}`);
+	}
+
+	const upload = sim.log.all().find((r) => r.method === 'POST' && /\/files$/.test(r.path));
+	const atPlatform = (upload as { multipart?: { files: Array<{ sha256: string; size: number }> } } | undefined)?.multipart?.files[0];
+	assert.ok(atPlatform, `the platform received no upload: ${JSON.stringify(sim.log.all().map((r) => `${r.method} ${r.path}`))}`);
+	assert.equal(atPlatform.size, FILE_BYTES, 'bytes at the platform');
+	assert.equal(atPlatform.sha256, want, 'sha256 at the platform');
+
+	const [execution] = (await cluster.main.executions({ workflowId }, 1)).results;
+	const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${execution.id}`);
+	const ref = nodeRun(inst, full, 'Download')?.data?.main?.[0]?.[0]?.binary?.downloaded as { id?: string } | undefined;
+	const binaryId = ref?.id ?? '';
+	assert.ok(binaryId.startsWith('database:'), `the downloaded file is not kept in the database: ${JSON.stringify(ref)}`);
+	const fileId = binaryId.slice('database:'.length);
+	const stored = await cluster.postgres.query(QUEUE_DATABASE, `select encode(sha256(data), 'hex') || ' ' || octet_length(data) from binary_data where "fileId" = '${fileId.replace(/'/g, "''")}'`);
+	assert.equal(stored, `${want} ${FILE_BYTES}`, "sha256 and size in n8n's binary_data table");
+	const viaMain = await cluster.main.fetch(`/rest/binary-data?id=${encodeURIComponent(binaryId)}&action=download`);
+	const mainBytes = Buffer.from(await viaMain.arrayBuffer());
+	assert.equal(viaMain.status, 200, `GET /rest/binary-data answered ${viaMain.status}`);
+	assert.equal(sha256(mainBytes), want, 'sha256 read back through the main process');
+	const rows = await cluster.postgres.query(QUEUE_DATABASE, 'select count(*) from binary_data');
+	lines.push(`binary (database mode): ${FILE_BYTES / 1024 / 1024} MiB posted to a webhook process, uploaded and downloaded on a worker in ${formatDuration(tookMs)}: ` +
+		`sha256 equal at the platform, in binary_data (${rows} rows) and through the main process`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Trigger
+
+async function triggerPhases(cluster: QueueCluster, sim: Simulator, lines: string[]): Promise<void> {
+	const secret = sim.credentials.webhookSecret;
+	const host: TriggerHost = {
+		createCredential: (name, type, data) => createCredential(cluster, name, type, data),
+		createActiveWorkflow: (name, workflow) => createActiveWorkflow(cluster, name, workflow),
+		webhookUrl: (webhookId, webhookPath) => cluster.webhookUrl(webhookId, webhookPath),
+		async waitForWebhook(url) {
+			await fetchWebhook(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+		},
+		executionCount: (workflowId, quietMs) => settledExecutionCount(cluster.main, workflowId, quietMs),
+		storedStaticData: (workflowId) => storedStaticData(cluster, workflowId),
+		restart: () => cluster.restartWebhookProcesses(),
+	};
+	const report = await runPhases(host, secret, 'PostgreSQL, queue mode');
+	lines.push(...describeMemoryReport(report).map((l) => `trigger: ${l}`));
+	checkMemoryReport(report);
+
+	// Redeliveries straight to each webhook process, and pairs that bypass nginx's routing.
+	const secretId = await host.createCredential('Workplace webhook secret (queue)', 'workplaceWebhookApi', { secret });
+	const hook = randomUUID();
+	const workflowId = await host.createActiveWorkflow('queue: trigger routing', triggerWorkflow(hook, 1.1, { events: ['message'] }, secretId));
+	const viaNginx = host.webhookUrl(hook, 'webhook');
+	await host.waitForWebhook(viaNginx);
+	const direct = cluster.webhookProcesses.map((_, i) => cluster.directWebhookUrl(i, hook, 'webhook'));
+	const send = async (url: string, event: object): Promise<WebhookResult> => {
+		const result = await sendWebhook(url, { kind: 'bot', events: [event as never] }, { secret });
+		assert.equal(result.status, 200, `delivery answered ${result.status}: ${result.body}`);
+		return result;
+	};
+	let total = 0;
+	const runsSince = async () => {
+		const now = await host.executionCount(workflowId, 1000);
+		const added = now - total;
+		total = now;
+		return added;
+	};
+	const events = Array.from({ length: 100 }, (_, i) => messageEvent({ messageId: `queue-routing-${i}` }));
+	await pool(10, events.map((e) => () => send(viaNginx, e)));
+	const first = await runsSince();
+	const again: number[] = [];
+	for (const url of direct) {
+		await pool(10, events.map((e) => () => send(url, e)));
+		again.push(await runsSince());
+	}
+	const stored = storedKeyCount(await storedStaticData(cluster, workflowId));
+	lines.push(`trigger routing: 100 events through nginx +${first} runs; the same 100 straight to each webhook process +${again.join(', +')} runs; ${stored} keys stored`);
+	assert.equal(first, 100, 'runs of 100 events through nginx');
+	for (const [i, n] of again.entries()) assert.equal(n, 0, `redeliveries straight to webhook process ${i + 1}`);
+
+	// Not routed: each event to both processes at the same moment (the limit the README states).
+	const unrouted = Array.from({ length: 30 }, (_, i) => messageEvent({ messageId: `queue-unrouted-${i}` }));
+	await pool(5, unrouted.map((e) => () => Promise.all(direct.map((url) => send(url, e)))));
+	const unroutedRuns = await runsSince();
+	const keysAfter = storedKeyCount(await storedStaticData(cluster, workflowId));
+	lines.push(`trigger without routing (measured, not a promise): 30 events each sent to both webhook processes at the same moment: +${unroutedRuns} runs; ${keysAfter} of 130 keys stored`);
+	assert.ok(unroutedRuns >= 30 && unroutedRuns <= 60, `unrouted pairs gave ${unroutedRuns} runs`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
+	const started = Date.now();
+	const target = TARGETS[id];
+	const lines: string[] = [];
+	let cluster: QueueCluster | undefined;
+	let sim: Simulator | undefined;
+	try {
+		const cached = findInstalled(target);
+		const inst = cached ?? (await ensureN8n(target, { log: (m) => log(`  ${m}`) }));
+		sim = await startSimulator({ port: 0 });
+		cluster = await startQueueCluster(inst, { tarball, log: (m) => log(`  ${m}`), verbose });
+		lines.push(`started: ${cluster.timings.join(', ')}`);
+		log(`  cluster up: ${cluster.timings.join(', ')}`);
+		const only = process.env.QUEUE_PHASES?.split(',');
+		const phase = async (name: string, work: () => Promise<void>) => {
+			if (only && !only.some((o) => name.startsWith(o))) return;
+			const t = Date.now();
+			const before = lines.length;
+			try {
+				await work();
+			} finally {
+				for (const l of lines.slice(before)) log(`    ${l}`);
+				log(`  ${name}: ${formatDuration(Date.now() - t)}`);
+			}
+		};
+		await phase('bot token', () => botPhase(cluster!, sim!, lines));
+		await phase('binary data', () => binaryPhase(cluster!, inst, sim!, lines));
+		await phase('trigger', () => triggerPhases(cluster!, sim!, lines));
+		return { target: id, ok: true, lines, durationMs: Date.now() - started };
+	} catch (e) {
+		const outputs = cluster
+			? [cluster.main, ...cluster.workers, ...cluster.webhookProcesses]
+					.map((s, i) => `--- ${['main', ...cluster!.workers.map((_, n) => `worker${n + 1}`), ...cluster!.webhookProcesses.map((_, n) => `webhook${n + 1}`)][i]} (tail) ---\n${s.output().split('\n').slice(-15).join('\n')}`)
+					.join('\n')
+			: '';
+		return { target: id, ok: false, lines, durationMs: Date.now() - started, error: `${(e as Error).stack ?? String(e)}\n${outputs}` };
+	} finally {
+		await cluster?.stop();
+		await sim?.close();
+	}
+}
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const ids = parseTargetIds(process.env.QUEUE_TARGETS);
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-pack-'));
+	const reports: TargetReport[] = [];
+	try {
+		const tarball = await packPackage(tmp);
+		for (const id of ids) {
+			log(`\n=== queue mode: n8n ${TARGETS[id].n8nVersion} ===`);
+			const report = await runTarget(id, tarball);
+			reports.push(report);
+			log(report.ok ? `  ✓ passed (${formatDuration(report.durationMs)})` : `  ✗ failed (${formatDuration(report.durationMs)}):\n${report.error}`);
+		}
+	} finally {
+		fs.rmSync(tmp, { recursive: true, force: true });
+	}
+	log(`\n=== queue mode summary (${formatDuration(Date.now() - started)}) ===`);
+	for (const r of reports) {
+		log(`  ${r.ok ? '✓' : '✗'} n8n ${TARGETS[r.target].n8nVersion} (${formatDuration(r.durationMs)})`);
+		for (const l of r.lines) log(`      ${l}`);
+	}
+	return reports.length === ids.length && reports.every((r) => r.ok) ? 0 : 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(e) => {
+		console.error(e);
+		process.exit(1);
+	},
+);
