@@ -1,15 +1,14 @@
 import type {
 	IAuthenticateGeneric,
-	IAuthenticateRuleResponseSuccessBody,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
 
 /**
  * The form API: an API key (X-API-Key) plus a token naming the user or session (X-API-Token),
- * with JSON accept and content-type headers on every call.
+ * with JSON accept and content-type headers on every call. Its "Test" button is the Workplace
+ * Form node's `testFormCredential` (nodes/WorkplaceForm/transport.ts), judged by the HTTP status.
  */
 export class WorkplaceFormApi implements ICredentialType {
 	name = 'workplaceFormApi';
@@ -23,7 +22,7 @@ export class WorkplaceFormApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'The form API has no read-only call, so "Test" sends POST /v1/forms with an empty body. The platform checks the key and token first and then rejects the empty form as invalid: nothing is created. Only a rejected key or token (or a wrong Base URL) fails the test.',
+				'The form API has no read-only call, so "Test" sends POST /v1/forms with a body that cannot be a form (no name, subject, sender, recipients, fields or status; values outside the documented limits). The platform refuses it and nothing is created; the same request with a made-up key must then get 401, which shows the key and token were checked.',
 			name: 'testNotice',
 			type: 'notice',
 			default: '',
@@ -69,41 +68,4 @@ export class WorkplaceFormApi implements ICredentialType {
 			},
 		},
 	};
-
-	// No harmless read exists: a form without its required fields passes authentication and fails
-	// validation (400), which proves the key and token without creating anything. With
-	// ignoreHttpStatusErrors the answer's body decides: the platform's error codes, and the common
-	// framework shapes ({statusCode}, {error: 'Not Found'}) for a wrong Base URL.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/v1/forms',
-			method: 'POST',
-			body: { name: 'n8n credential test: a form without fields or recipients, rejected by the platform' },
-			ignoreHttpStatusErrors: true,
-		},
-		rules: [
-			...[
-				['code', 'unauthorized'],
-				['statusCode', 401],
-			].map(([key, value]) => rule(key, value, UNAUTHORIZED)),
-			...[
-				['code', 'forbidden'],
-				['statusCode', 403],
-			].map(([key, value]) => rule(key, value, FORBIDDEN)),
-			...[
-				['code', 'not_found'],
-				['error', 'Not Found'],
-				['statusCode', 404],
-			].map(([key, value]) => rule(key, value, NOT_FOUND)),
-		],
-	};
-}
-
-const UNAUTHORIZED = 'The platform rejected the API key or the token (401)';
-const FORBIDDEN = 'The API key or token may not create forms (403)';
-const NOT_FOUND = 'No form API at this Base URL (404): use the platform address, without /v1';
-
-function rule(key: string | number, value: string | number, message: string): IAuthenticateRuleResponseSuccessBody {
-	return { type: 'responseSuccessBody', properties: { key: String(key), value, message } };
 }

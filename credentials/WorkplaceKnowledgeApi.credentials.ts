@@ -1,11 +1,15 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
 
+/**
+ * The knowledge API: a key in the x-api-key header. Its "Test" button is the Workplace Knowledge
+ * node's `testKnowledgeCredential` (nodes/WorkplaceKnowledge/transport.ts): GET /knowledge with
+ * one record, judged by the HTTP status on n8n 1.x and 2.x alike.
+ */
 export class WorkplaceKnowledgeApi implements ICredentialType {
 	name = 'workplaceKnowledgeApi';
 
@@ -40,14 +44,5 @@ export class WorkplaceKnowledgeApi implements ICredentialType {
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: { headers: { 'x-api-key': '={{$credentials.apiKey}}' } },
-	};
-
-	// Listing one knowledge base reads nothing sensitive and proves both the key and the address.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.knowledgeUrl.replace(/\\/+$/, "")}}',
-			url: '/knowledge',
-			qs: { page: 1, pageSize: 1 },
-		},
 	};
 }

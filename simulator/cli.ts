@@ -3,6 +3,7 @@
  * Starts the simulator: node build/simulator/cli.js [--port N] [--latency MS] [options]
  * (npm run simulator -- --port 3900)
  */
+import { isUnauthorizedBodyShape, UNAUTHORIZED_BODY_SHAPES } from './errors';
 import { startSimulator } from './server';
 import { SEED } from './seed';
 import { SimulatorOptions } from './types';
@@ -14,6 +15,10 @@ const USAGE = `Usage: node build/simulator/cli.js [options]
   --token-ttl S       OAuth access token lifetime in seconds (default 3600)
   --max-upload BYTES  maximum knowledge file size (default 1073741824)
   --upload-field NAME multipart field name of the knowledge file part (default file)
+  --unauthorized-body SHAPE
+                      body of every 401: interface (default, each interface's own error body),
+                      plain {"error":"unauthorized","message"}, framework
+                      {"statusCode":401,"error":"Unauthorized","message"}, or empty
   --json              print one JSON line with urls and credentials instead of text
   --help`;
 
@@ -50,6 +55,15 @@ function parseArgs(argv: string[]): { opts: SimulatorOptions; json: boolean } {
 			case '--upload-field':
 				opts.uploadFieldName = next();
 				break;
+			case '--unauthorized-body': {
+				const shape = next();
+				if (!isUnauthorizedBodyShape(shape)) {
+					console.error(`invalid value for ${flag}: ${shape} (one of ${UNAUTHORIZED_BODY_SHAPES.join(', ')})\n${USAGE}`);
+					process.exit(2);
+				}
+				opts.unauthorizedBody = shape;
+				break;
+			}
 			case '--json':
 				json = true;
 				break;
@@ -74,7 +88,7 @@ async function main(): Promise<void> {
 	if (json) {
 		console.log(JSON.stringify({ base_url: sim.url, knowledge_url: sim.knowledgeUrl, control_url: sim.controlUrl, credentials: c, taskReadOnlyJwt: sim.state.taskReadOnlyJwt }));
 	} else {
-		console.log(`Workplace platform simulator listening (latency ${opts.latencyMs ?? 0} ms)
+		console.log(`Workplace platform simulator listening (latency ${opts.latencyMs ?? 0} ms, 401 bodies: ${opts.unauthorizedBody ?? 'interface'})
   base_url       ${sim.url}
   knowledge_url  ${sim.knowledgeUrl}
   control API    ${sim.controlUrl}   (GET /requests, POST /faults, POST /reset, GET /state, ...)

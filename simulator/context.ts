@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse } from 'http';
 import { Readable, pipeline } from 'stream';
 import { StoredBlob } from './blob';
 import { emptyBody, ParsedBody } from './body';
-import { interfaceError } from './errors';
+import { interfaceError, shapeUnauthorizedBody, UnauthorizedBodyShape } from './errors';
 import { ActiveFault } from './faults';
 import { IssuedToken, SimulatorState } from './state';
 import { InterfaceName, LoggedRequest, SimulatorCredentials } from './types';
@@ -15,6 +15,8 @@ export interface SimConfig {
 	maxUploadBytes: number;
 	uploadFieldName: string;
 	allowedClientAddresses?: string[];
+	/** How 401 bodies are spelled (see errors.ts UNAUTHORIZED_BODY_SHAPES). */
+	unauthorizedBody: UnauthorizedBodyShape;
 }
 
 export interface SimCore {
@@ -92,7 +94,17 @@ export class Ctx {
 		this.claimed.add(blob);
 	}
 
-	async json(status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+	/** A JSON answer; a 401 body is reshaped per `unauthorizedBody` unless `asIs` (a fault's own body). */
+	async json(status: number, body: unknown, headers: Record<string, string> = {}, asIs = false): Promise<void> {
+		if (status === 401 && !asIs && this.config.unauthorizedBody !== 'interface') {
+			const shaped = shapeUnauthorizedBody(this.config.unauthorizedBody, body);
+			if (shaped === undefined) {
+				const { 'content-type': _type, ...rest } = headers;
+				await this.write(status, rest, Buffer.alloc(0));
+				return;
+			}
+			body = shaped;
+		}
 		const buf = Buffer.from(JSON.stringify(body));
 		await this.write(status, { 'content-type': 'application/json; charset=utf-8', ...headers }, buf);
 	}
@@ -172,6 +184,6 @@ export class Ctx {
 			return;
 		}
 		const body = rule.body !== undefined ? rule.body : interfaceError(this.iface, status);
-		await this.json(status, body, headers);
+		await this.json(status, body, headers, rule.body !== undefined);
 	}
 }

@@ -185,6 +185,38 @@ export function taskError(status: number, message?: string, details?: Array<{ pa
 	return { error: error ?? TASK_ERRORS[status] ?? 'Error', message: message ?? statusText(status), details: details ?? [] };
 }
 
+// ---------------------------------------------------------------- 401 body shape (switch)
+
+/**
+ * How every 401 answer's body is spelled (option `unauthorizedBody`). The spec promises the
+ * status (401 for a missing or invalid key or token) but shows a 401 body only for the
+ * knowledge API, so clients must not depend on it:
+ * - `interface` (default): each interface's own error body, as everywhere else in the simulator;
+ * - `plain`: `{"error":"unauthorized","message":...}`;
+ * - `framework`: `{"statusCode":401,"error":"Unauthorized","message":...}` (a web framework's default);
+ * - `empty`: no body at all.
+ */
+export const UNAUTHORIZED_BODY_SHAPES = ['interface', 'plain', 'framework', 'empty'] as const;
+export type UnauthorizedBodyShape = (typeof UNAUTHORIZED_BODY_SHAPES)[number];
+
+export function isUnauthorizedBodyShape(value: unknown): value is UnauthorizedBodyShape {
+	return typeof value === 'string' && (UNAUTHORIZED_BODY_SHAPES as readonly string[]).includes(value);
+}
+
+/** The 401 body in the chosen shape (`undefined`: send no body); keeps the original's message. */
+export function shapeUnauthorizedBody(shape: UnauthorizedBodyShape, body: unknown): unknown {
+	if (shape === 'interface') return body;
+	if (shape === 'empty') return undefined;
+	const original = isRecord(body) ? body : {};
+	const text = [original.message, original.error_description].find((v): v is string => typeof v === 'string' && v !== '');
+	const message = text ?? statusText(401);
+	return shape === 'plain' ? { error: 'unauthorized', message } : { statusCode: 401, error: 'Unauthorized', message };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 // ---------------------------------------------------------------- generic
 
 /** Default error body of an interface for a status (used by faults and generic errors). */

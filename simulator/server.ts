@@ -8,7 +8,7 @@ import { BlobStore } from './blob';
 import { readBody } from './body';
 import { Ctx, RouteDef, SimConfig, SimCore } from './context';
 import { handleControl } from './control';
-import { interfaceError } from './errors';
+import { interfaceError, isUnauthorizedBodyShape, UNAUTHORIZED_BODY_SHAPES } from './errors';
 import { ActiveFault, faultAfterBody, faultAnswers, FaultRegistry } from './faults';
 import { botRoutes } from './handlers/bot';
 import { formRoutes } from './handlers/form';
@@ -103,7 +103,11 @@ export class SimulatorServer implements Simulator, SimCore {
 			maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
 			uploadFieldName: options.uploadFieldName ?? 'file',
 			allowedClientAddresses: options.allowedClientAddresses,
+			unauthorizedBody: options.unauthorizedBody ?? 'interface',
 		};
+		if (!isUnauthorizedBodyShape(this.config.unauthorizedBody)) {
+			throw new Error(`unauthorizedBody must be one of ${UNAUTHORIZED_BODY_SHAPES.join(', ')}`);
+		}
 		this.latencyMs = this.initialLatency = options.latencyMs ?? 0;
 		this.log = new RequestLog(options.maxLogEntries ?? 10000);
 		const base = options.tempDir ?? os.tmpdir();
@@ -160,11 +164,15 @@ export class SimulatorServer implements Simulator, SimCore {
 	}
 
 	configure(j: Record<string, unknown>): void {
+		if (j.unauthorizedBody !== undefined && !isUnauthorizedBodyShape(j.unauthorizedBody)) {
+			throw new Error(`unauthorizedBody must be one of ${UNAUTHORIZED_BODY_SHAPES.join(', ')}`);
+		}
 		if (j.allowedClientAddresses !== undefined) this.config.allowedClientAddresses = Array.isArray(j.allowedClientAddresses) ? j.allowedClientAddresses.map(String) : undefined;
 		if (typeof j.maxUploadBytes === 'number' && j.maxUploadBytes > 0) this.config.maxUploadBytes = j.maxUploadBytes;
 		if (typeof j.tokenTtlSeconds === 'number' && j.tokenTtlSeconds > 0) this.config.tokenTtlSeconds = j.tokenTtlSeconds;
 		if (typeof j.uploadFieldName === 'string' && j.uploadFieldName) this.config.uploadFieldName = j.uploadFieldName;
 		if (typeof j.latencyMs === 'number') this.setLatency(j.latencyMs);
+		if (isUnauthorizedBodyShape(j.unauthorizedBody)) this.config.unauthorizedBody = j.unauthorizedBody;
 	}
 
 	publicConfig(): Record<string, unknown> {

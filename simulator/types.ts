@@ -33,6 +33,12 @@ export interface SimulatorOptions {
 	tempDir?: string;
 	/** Extension: maximum number of entries kept in the request log (default 10000). */
 	maxLogEntries?: number;
+	/**
+	 * Extension: how every 401 body is spelled: `interface` (default, each interface's own error
+	 * body), `plain` `{error:'unauthorized', message}`, `framework` `{statusCode:401, error:'Unauthorized', message}`,
+	 * or `empty` (no body).
+	 */
+	unauthorizedBody?: 'interface' | 'plain' | 'framework' | 'empty';
 }
 
 export type InterfaceName = 'knowledge' | 'bot' | 'oauth' | 'image' | 'form' | 'task' | 'control' | 'unknown';

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestOptionsProperty } from '../shared/descriptions';
 import { routeOperations } from '../shared/router';
 import * as form from './actions/form';
+import { testFormCredential } from './transport';
 
 export class WorkplaceForm implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,7 +25,7 @@ export class WorkplaceForm implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'workplaceFormApi', required: true }],
+		credentials: [{ name: 'workplaceFormApi', required: true, testedBy: 'testFormCredential' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -43,6 +44,10 @@ export class WorkplaceForm implements INodeType {
 			...form.description,
 			requestOptionsProperty,
 		],
+	};
+
+	methods = {
+		credentialTest: { testFormCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

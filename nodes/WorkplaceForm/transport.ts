@@ -1,4 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { credentialText, madeUpCredential, runCredentialProbe } from '../shared/credentialTest';
 
 import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from '../shared/transport';
 import { workplaceRequest } from '../shared/transport';
@@ -18,4 +25,53 @@ export async function formRequest<T = IDataObject>(
 	itemIndex = 0,
 ): Promise<WorkplaceResponse<T>> {
 	return await workplaceRequest<T>(ctx, FORM_API, request, itemIndex);
+}
+
+/**
+ * The body of the credential test's POST /v1/forms. The form API has no read-only call, so the
+ * test sends a create request that cannot be a form by the spec: none of the six required fields
+ * (name, subject, senderUserId, receiverUserIds, data, status), a due date that is not
+ * YYYY-MM-DD, and a response tier below the spec's limits (tier 1 to 100; duration and minimum
+ * weight at least 0) without `responseType: hierarchy`. Even a platform that one day filled in
+ * missing fields would have to ignore every documented limit to create a form from it.
+ */
+export const FORM_TEST_BODY: IDataObject = {
+	dueDate: 'n8n credential test, not a date',
+	responseTiers: [{ tier: 0, duration: -1, minimumWeight: -1 }],
+};
+
+/**
+ * The credential's "Test" button: POST /v1/forms with FORM_TEST_BODY. With the right key and
+ * token the platform refuses the body (400 or 422); the same request with a made-up key and token
+ * must then be refused with 401 or 403, which shows the platform checks them before the body.
+ */
+export async function testFormCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const apiKey = credentialText(credential.data, 'apiKey');
+	const token = credentialText(credential.data, 'token');
+	if (apiKey.trim() === '') return { status: 'Error', message: 'Enter the API key in the "API Key" field' };
+	if (token.trim() === '') return { status: 'Error', message: 'Enter the token in the "User or Session Token" field' };
+	const json = { accept: 'application/json', 'content-type': 'application/json' };
+	return await runCredentialProbe(this.helpers, {
+		api: 'form API',
+		method: 'POST',
+		baseUrl: credentialText(credential.data, 'baseUrl'),
+		urlField: 'Base URL',
+		urlHint: "It is the platform's address without /v1, e.g. https://workplace.example.com.",
+		path: '/v1/forms',
+		headers: { 'X-API-Key': apiKey, 'X-API-Token': token, ...json },
+		body: FORM_TEST_BODY,
+		secretName: 'API key and token',
+		rejectedSecret: 'API key or the token',
+		secretFields: 'the "API Key" and "User or Session Token" fields',
+		forbiddenHint: 'the API key or token may not create forms',
+		secrets: [apiKey, token],
+		invalidBody: {
+			statuses: [400, 422],
+			what: 'the test form, which is invalid on purpose',
+			controlHeaders: { 'X-API-Key': madeUpCredential(), 'X-API-Token': madeUpCredential() },
+		},
+	});
 }

@@ -11,6 +11,7 @@ import { routeOperations } from '../shared/router';
 import * as file from './actions/file';
 import * as knowledgeBase from './actions/knowledgeBase';
 import { searchFiles, searchKnowledgeBases } from './methods/listSearch';
+import { testKnowledgeCredential } from './transport';
 
 export class WorkplaceKnowledge implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +27,7 @@ export class WorkplaceKnowledge implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'workplaceKnowledgeApi', required: true }],
+		credentials: [{ name: 'workplaceKnowledgeApi', required: true, testedBy: 'testKnowledgeCredential' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -55,6 +56,7 @@ export class WorkplaceKnowledge implements INodeType {
 
 	methods = {
 		listSearch: { searchKnowledgeBases, searchFiles },
+		credentialTest: { testKnowledgeCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

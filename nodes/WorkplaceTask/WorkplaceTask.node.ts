@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestOptionsProperty } from '../shared/descriptions';
 import { routeOperations } from '../shared/router';
 import * as task from './actions/task';
+import { testTaskCredential } from './transport';
 
 export class WorkplaceTask implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,7 +25,7 @@ export class WorkplaceTask implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'workplaceTaskApi', required: true }],
+		credentials: [{ name: 'workplaceTaskApi', required: true, testedBy: 'testTaskCredential' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -43,6 +44,10 @@ export class WorkplaceTask implements INodeType {
 			...task.description,
 			requestOptionsProperty,
 		],
+	};
+
+	methods = {
+		credentialTest: { testTaskCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,4 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { credentialText, madeUpCredential, runCredentialProbe } from '../shared/credentialTest';
 
 import type { ApiDefinition, RequestContext, WorkplaceResponse } from '../shared/transport';
 import { workplaceRequest } from '../shared/transport';
@@ -27,4 +34,58 @@ export async function createTaskRequest(
 		{ method: 'POST', path: TASKS_PATH, body, idempotencyKey },
 		itemIndex,
 	);
+}
+
+/**
+ * The body of the credential test's POST /api/v1/task-projects/tasks. The task API has no
+ * read-only call, so the test sends a create request that cannot be a task by the spec: no
+ * `taskTitle` (the one required field), a `priority` that is not an integer, a `dueDate` that is
+ * not an ISO 8601 date-time, and a checklist item without its required `description` and
+ * `isDone`. Even a platform that one day filled in a missing title would have to ignore every
+ * documented type to create a task from it.
+ */
+export const TASK_TEST_BODY: IDataObject = {
+	priority: 'n8n credential test, not an integer',
+	dueDate: 'n8n credential test, not a date',
+	checklist: [{}],
+};
+
+/** The JWT as the credential sends it: a leading "Bearer " and surrounding white space removed. */
+export function taskJwt(token: string): string {
+	return token.replace(/^\s*Bearer\s+/i, '').trim();
+}
+
+/**
+ * The credential's "Test" button: POST TASK_TEST_BODY. With a valid JWT the platform refuses the
+ * body (422 or 400); the same request with a made-up JWT must then be refused with 401 or 403,
+ * which shows the platform checks the token before the body.
+ */
+export async function testTaskCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const raw = credentialText(credential.data, 'token');
+	const jwt = taskJwt(raw);
+	if (jwt === '') return { status: 'Error', message: 'Enter the JSON Web Token in the "JWT" field' };
+	const json = { accept: 'application/json', 'Content-Type': 'application/json' };
+	return await runCredentialProbe(this.helpers, {
+		api: 'task API',
+		method: 'POST',
+		baseUrl: credentialText(credential.data, 'baseUrl'),
+		urlField: 'Base URL',
+		urlHint: "It is the platform's address without /api/v1, e.g. https://workplace.example.com.",
+		path: TASKS_PATH,
+		headers: { Authorization: `Bearer ${jwt}`, ...json },
+		body: TASK_TEST_BODY,
+		secretName: 'JWT',
+		rejectedSecret: 'JWT (missing, invalid or expired)',
+		secretFields: 'the "JWT" field',
+		forbiddenHint: 'the JWT is valid but lacks the scope or role needed to create tasks',
+		secrets: [raw, jwt],
+		invalidBody: {
+			statuses: [400, 422],
+			what: 'the test task, which is invalid on purpose',
+			controlHeaders: { Authorization: `Bearer ${madeUpCredential()}` },
+		},
+	});
 }

@@ -178,7 +178,9 @@ describe('Workplace Bot: credential test', () => {
 		const wrongSecret = 'definitely-not-the-secret';
 		const bad = await testCredential('workplaceBotOAuth2Api', botCredentials(sim, wrongSecret).workplaceBotOAuth2Api);
 		expect(bad.status).toBe('Error');
-		expect(bad.message).toContain("refused the bot's client ID or secret (HTTP 401, invalid_client");
+		expect(bad.message).toBe(
+			`The platform refused the bot's client ID or secret (HTTP 401 from POST ${sim.url}/oauth/token): check the "Client ID" and "Client Secret" fields. Platform message: "Client authentication failed: unknown client or wrong secret".`,
+		);
 		expect(bad.message).not.toContain(wrongSecret);
 	});
 });

@@ -66,30 +66,43 @@ describe('Workplace Form: platform errors', () => {
 	});
 });
 
-describe('Workplace Form API credential test', () => {
+describe('Workplace Form API credential test (the Form node\'s testFormCredential)', () => {
 	const data = () => formCredentials(sim).workplaceFormApi;
+	const hint = "It is the platform's address without /v1, e.g. https://workplace.example.com.";
 
-	it('passes with a valid key and token: an incomplete form is rejected (400), nothing is created', async () => {
+	it('passes with a valid key and token: the invalid test form gets 400, made-up ones 401, nothing is created', async () => {
 		const result = await testCredential('workplaceFormApi', data());
-		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const request = only(sim.log.all());
+		expect(result).toEqual({
+			status: 'OK',
+			message: `Connection successful: the form API at ${sim.url} accepted the API key and token. It answered HTTP 400 to the test form, which is invalid on purpose, and HTTP 401 to a made-up API key and token: nothing was created.`,
+		});
+		const [request, control] = sim.log.all();
+		expect(sim.log.all()).toHaveLength(2);
 		expect([request.method, request.path, request.status]).toEqual(['POST', FORMS, 400]);
 		expect(request.headers['x-api-key']).toBe(sim.credentials.formApiKey);
 		expect(request.headers['x-api-token']).toBe(sim.credentials.formApiToken);
+		expect([control.status, control.body]).toEqual([401, request.body]);
+		expect(control.headers['x-api-key']).not.toBe(sim.credentials.formApiKey);
+		expect(control.headers['x-api-token']).not.toBe(sim.credentials.formApiToken);
 		expect(sim.state.forms()).toHaveLength(0);
 	});
 
 	it.each([
-		['API key', { apiKey: 'wrong' }],
-		['token', { token: 'wrong' }],
-	])('fails with a wrong %s (401)', async (_name, override) => {
+		['API key', { apiKey: 'wrong' }, 'Invalid API key'],
+		['token', { token: 'wrong' }, 'Invalid API token'],
+	])('fails with a wrong %s (401)', async (_name, override, platform) => {
 		const result = await testCredential('workplaceFormApi', { ...data(), ...override });
-		expect(result).toEqual({ status: 'Error', message: 'The platform rejected the API key or the token (401)' });
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The form API rejected the API key or the token (HTTP 401 from POST ${sim.url}${FORMS}): check the "API Key" and "User or Session Token" fields. Platform message: "${platform}".`,
+		});
 	});
 
-	it.each([['/v1'], ['/wrong']])('fails with a Base URL ending in %s (404)', async (suffix) => {
+	it.each([['/v1'], ['/wrong']])('fails with a Base URL ending in %s (404), naming the URL tried', async (suffix) => {
 		const result = await testCredential('workplaceFormApi', { ...data(), baseUrl: `${sim.url}${suffix}` });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/No form API at this Base URL/);
+		expect(result).toEqual({
+			status: 'Error',
+			message: `There is no form API at this address (HTTP 404 from POST ${sim.url}${suffix}${FORMS}): check the "Base URL" field. ${hint} Platform message: "Cannot POST ${suffix}${FORMS}".`,
+		});
 	});
 });

@@ -83,6 +83,7 @@ describe('Workplace Knowledge API credential', () => {
 
 		const bad = await testCredential('workplaceKnowledgeApi', knowledgeCredentials(sim, 'wrong').workplaceKnowledgeApi);
 		expect(bad.status).toBe('Error');
-		expect(sim.log.all()[1].status).toBe(401);
+		expect(bad.message).toMatch(/^The knowledge API rejected the API key \(HTTP 401 from GET .*\/api\/v1\/knowledge\): check the "API Key" field\./);
+		expect(sim.log.all().map((r) => r.status)).toEqual([200, 401]);
 	});
 });

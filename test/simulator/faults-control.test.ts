@@ -135,3 +135,75 @@ describe('simulator: faults, latency, log and control API', () => {
 		expect(sim.log.all()[0]).toMatchObject({ status: 503, fault: expect.any(String) });
 	});
 });
+
+describe('simulator: the 401 body shape switch (option unauthorizedBody, POST /__sim/config)', () => {
+	let sim: Simulator;
+	afterEach(() => sim.close());
+
+	// One 401 per interface: knowledge, OAuth, bot (v1 and v2), image, form, task.
+	const unauthorized = (s: Simulator) => [
+		call(`${s.knowledgeUrl}/knowledge`, { headers: { 'x-api-key': 'wrong' } }),
+		call(`${s.url}/oauth/token`, {
+			headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+			body: 'grant_type=client_credentials',
+		}),
+		call(`${s.url}/bot/v1/users?username=alice`, { headers: { authorization: 'Bearer wrong' } }),
+		call(`${s.url}/bot/v2/groups/users/${SEED.users.bob._id}`),
+		call(`${s.url}/file/image/${SEED.pictures.first}`),
+		call(`${s.url}/v1/forms`, { headers: { 'x-api-key': 'wrong', 'x-api-token': 'wrong' }, json: {} }),
+		call(`${s.url}/api/v1/task-projects/tasks`, { headers: { authorization: 'Bearer wrong' }, json: {} }),
+	];
+
+	test('interface (default): each interface keeps its own 401 body', async () => {
+		sim = await withSim();
+		const answers = await Promise.all(unauthorized(sim));
+		expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 401, 401]);
+		expect(answers.map((a) => a.json.name ?? a.json.code ?? a.json.error)).toEqual([
+			'UnauthorizedException',
+			'invalid_client',
+			'invalid_token',
+			'unauthorized',
+			'unauthorized',
+			'unauthorized',
+			'Unauthorized',
+		]);
+		expect((await call(`${sim.controlUrl}/state`)).json.config.unauthorizedBody).toBe('interface');
+	});
+
+	test('plain, framework and empty, set at start or through the control API, keep the message and the headers', async () => {
+		sim = await withSim({ unauthorizedBody: 'plain' });
+		const plain = await Promise.all(unauthorized(sim));
+		for (const a of plain) {
+			expect(a.status).toBe(401);
+			expect(a.json).toEqual({ error: 'unauthorized', message: expect.any(String) });
+		}
+		expect(plain[0].json.message).toBe('Invalid API key');
+		expect(plain[1].json.message).toBe('Client authentication failed: unknown client or wrong secret');
+		expect(plain[1].headers['www-authenticate']).toBe('Basic realm="oauth"');
+
+		expect((await call(`${sim.controlUrl}/config`, { json: { unauthorizedBody: 'framework' } })).json.unauthorizedBody).toBe('framework');
+		for (const a of await Promise.all(unauthorized(sim))) {
+			expect(a.json).toEqual({ statusCode: 401, error: 'Unauthorized', message: expect.any(String) });
+		}
+
+		await call(`${sim.controlUrl}/config`, { json: { unauthorizedBody: 'empty' } });
+		for (const a of await Promise.all(unauthorized(sim))) {
+			expect([a.status, a.text, a.headers['content-type'], a.headers['content-length']]).toEqual([401, '', undefined, '0']);
+		}
+		// Other statuses keep their bodies, a fault with its own 401 body sends it as given, and a reset keeps the shape.
+		expect((await call(`${sim.url}/api/v1/task-projects/tasks`, { headers: { authorization: `Bearer ${sim.state.taskReadOnlyJwt}` }, json: {} })).json).toMatchObject({ error: 'Forbidden' });
+		sim.faults.add({ interface: 'knowledge', status: 401, body: { custom: true } });
+		expect((await call(`${sim.knowledgeUrl}/knowledge`, { headers: { 'x-api-key': sim.credentials.knowledgeApiKey } })).json).toEqual({ custom: true });
+		await call(`${sim.controlUrl}/reset`, { method: 'POST' });
+		expect((await call(`${sim.controlUrl}/state`)).json.config.unauthorizedBody).toBe('empty');
+	});
+
+	test('an unknown shape is refused', async () => {
+		sim = await withSim();
+		const answer = await call(`${sim.controlUrl}/config`, { json: { unauthorizedBody: 'xml', latencyMs: 5 } });
+		expect(answer.status).toBe(400);
+		expect(answer.json.error).toMatch(/unauthorizedBody must be one of interface, plain, framework, empty/);
+		expect((await call(`${sim.controlUrl}/latency`)).json).toEqual({ ms: 0 });
+		await expect(withSim({ unauthorizedBody: 'xml' as never })).rejects.toThrow(/unauthorizedBody/);
+	});
+});

@@ -1,0 +1,206 @@
+/**
+ * The Workplace Knowledge node's "From List" pickers (knowledge bases, files) in real n8n, through
+ * the endpoint the editor calls when a list is opened, searched or scrolled:
+ * POST /rest/dynamic-node-parameters/resource-locator-results
+ * `{path, nodeTypeAndVersion, methodName, currentNodeParameters, credentials, filter?, paginationToken?}`.
+ * Asserted against the simulator: the results (names and ids, in order), the pagination token,
+ * and the requests the platform received (path, page, page size, key).
+ *
+ * The work happens in before() on an own `n8n start` (test/e2e/trigger-server.ts); the executed
+ * workflow is a placeholder.
+ */
+import * as assert from 'node:assert/strict';
+
+import { SEED } from '../../../simulator';
+import { startTriggerServer, type TriggerServer } from '../trigger-server';
+import type { E2eSimulator, Scenario, ScenarioContext, TargetId } from '../types';
+import { chain, manualTrigger, PACKAGE, set } from '../workflow';
+
+interface Search {
+	method: 'searchKnowledgeBases' | 'searchFiles';
+	path: string;
+	parameters: Record<string, unknown>;
+	filter?: string;
+	paginationToken?: string;
+	/** A credential other than the working one (its id). */
+	credentialId?: string;
+}
+
+interface Outcome {
+	name: string;
+	status: number;
+	results?: Array<{ name: string; value: string }>;
+	paginationToken?: string;
+	error?: string;
+	/** "GET /path?query" of every request the simulator received. */
+	requests: string[];
+	expected: { results?: Array<{ name: string; value: string }>; paginationToken?: string; requests: string[]; error?: RegExp };
+}
+
+const reports = new Map<TargetId, Outcome[]>();
+const NODE = { name: `${PACKAGE}.workplaceKnowledge`, version: 1 };
+const KB = 'parameters.knowledgeBaseId';
+const FILE = 'parameters.fileId';
+
+const list = (value = '') => ({ __rl: true, mode: 'list', value });
+const id = (value: string) => ({ __rl: true, mode: 'id', value });
+const kbs = (...bases: Array<{ name: string; id: string }>) => bases.map((b) => ({ name: b.name, value: b.id }));
+
+async function control(sim: E2eSimulator, route: string): Promise<void> {
+	const res = await fetch(`${sim.controlUrl}${route}`, { method: 'POST' });
+	if (!res.ok) throw new Error(`POST /__sim${route} answered ${res.status}`);
+}
+
+async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Outcome[]> {
+	const { sim } = ctx;
+	const state = sim.state as { addKnowledgeBase(b: { name: string }): { id: string; name: string } };
+	await control(sim, '/reset');
+	const credential = { name: 'Workplace Knowledge (pickers e2e)', type: 'workplaceKnowledgeApi' };
+	const credentialId = await srv.createCredential(credential.name, credential.type, { knowledgeUrl: sim.knowledgeUrl, apiKey: sim.credentials.knowledgeApiKey });
+	const wrongId = await srv.createCredential('Workplace Knowledge (wrong key)', credential.type, { knowledgeUrl: sim.knowledgeUrl, apiKey: 'wrong-key-of-the-pickers-e2e' });
+
+	const outcomes: Outcome[] = [];
+	const search = async (name: string, s: Search, expected: Outcome['expected']) => {
+		sim.log.clear();
+		const res = await srv.server.fetch('/rest/dynamic-node-parameters/resource-locator-results', {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				path: s.path,
+				nodeTypeAndVersion: NODE,
+				methodName: s.method,
+				currentNodeParameters: s.parameters,
+				credentials: { workplaceKnowledgeApi: { id: s.credentialId ?? credentialId, name: credential.name } },
+				...(s.filter !== undefined ? { filter: s.filter } : {}),
+				...(s.paginationToken !== undefined ? { paginationToken: s.paginationToken } : {}),
+			}),
+		});
+		const text = await res.text();
+		const body = (text ? JSON.parse(text) : {}) as { data?: { results?: Outcome['results']; paginationToken?: unknown }; message?: string };
+		const token = body.data?.paginationToken;
+		outcomes.push({
+			name,
+			status: res.status,
+			results: body.data?.results,
+			paginationToken: token === undefined || token === null ? undefined : String(token),
+			error: res.ok ? undefined : (body.message ?? text.slice(0, 300)),
+			requests: sim.log.all().map((r) => {
+				const q = new URLSearchParams(r.query as Record<string, string>).toString();
+				return `${r.method} ${r.path}${q ? `?${q}` : ''} ${r.status}${r.headers['x-api-key'] === sim.credentials.knowledgeApiKey ? '' : ' (other key)'}`;
+			}),
+			expected,
+		});
+	};
+
+	const { handbook, faq, empty } = SEED.knowledge;
+	const page = (n: number, status = 200) => `GET /api/v1/knowledge?page=${n}&pageSize=50 ${status}`;
+	const getBase = { resource: 'knowledgeBase', operation: 'get', knowledgeBaseId: list() };
+
+	await search('knowledge bases: open the list', { method: 'searchKnowledgeBases', path: KB, parameters: getBase }, {
+		results: kbs(handbook, faq, empty),
+		requests: [page(1)],
+	});
+	await search('knowledge bases: search "faq"', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'faq' }, {
+		results: kbs(faq),
+		requests: [page(1)],
+	});
+	await search('knowledge bases: search "HANDBOOK" (any case)', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'HANDBOOK' }, {
+		results: kbs(handbook),
+		requests: [page(1)],
+	});
+	await search('knowledge bases: search without a match', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'no such base' }, {
+		results: [],
+		requests: [page(1)],
+	});
+
+	// 63 bases: the list comes in pages of 50, the editor asks for the next with the token.
+	const added = Array.from({ length: 60 }, (_, n) => state.addKnowledgeBase({ name: `Base ${n}` }));
+	const all = [...kbs(handbook, faq, empty), ...added.map((b) => ({ name: b.name, value: b.id }))];
+	await search('knowledge bases: 63 bases, first page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase }, {
+		results: all.slice(0, 50),
+		paginationToken: '2',
+		requests: [page(1)],
+	});
+	await search('knowledge bases: 63 bases, scrolled to the second page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, paginationToken: '2' }, {
+		results: all.slice(50),
+		requests: [page(2)],
+	});
+	const base5 = all.filter((b) => b.name.toLowerCase().includes('base 5'));
+	await search('knowledge bases: search "base 5", first page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'base 5' }, {
+		results: base5.filter((b) => all.indexOf(b) < 50),
+		paginationToken: '2',
+		requests: [page(1)],
+	});
+	await search('knowledge bases: search "base 5", second page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'base 5', paginationToken: '2' }, {
+		results: base5.filter((b) => all.indexOf(b) >= 50),
+		requests: [page(2)],
+	});
+
+	const files = (kb: Record<string, unknown>) => ({ resource: 'file', operation: 'download', knowledgeBaseId: kb, fileId: list() });
+	const filesOf = (kbId: string) => `GET /api/v1/knowledge/${kbId}/files?page=1&pageSize=50 200`;
+	await search('files: of the base picked from the list', { method: 'searchFiles', path: FILE, parameters: files(list(handbook.id)) }, {
+		results: [
+			{ name: 'remote-work-policy.md', value: handbook.files.policy },
+			{ name: 'holidays-2025.csv', value: handbook.files.holidays },
+		],
+		requests: [filesOf(handbook.id)],
+	});
+	await search('files: search "CSV"', { method: 'searchFiles', path: FILE, parameters: files(list(handbook.id)), filter: 'CSV' }, {
+		results: [{ name: 'holidays-2025.csv', value: handbook.files.holidays }],
+		requests: [filesOf(handbook.id)],
+	});
+	await search('files: of a base given by ID (non-ASCII file name)', { method: 'searchFiles', path: FILE, parameters: files(id(faq.id)), filter: 'überblick' }, {
+		results: [{ name: 'Überblick – Produkt.pdf', value: faq.files.overview }],
+		requests: [filesOf(faq.id)],
+	});
+	await search('files: a base without files', { method: 'searchFiles', path: FILE, parameters: files(list(empty.id)) }, {
+		results: [],
+		requests: [filesOf(empty.id)],
+	});
+	await search('files: no base chosen yet (nothing sent)', { method: 'searchFiles', path: FILE, parameters: files(list('')) }, {
+		results: [],
+		requests: [],
+	});
+	await search('knowledge bases: credential with a wrong key', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, credentialId: wrongId }, {
+		error: /HTTP 401|UnauthorizedException/,
+		requests: [`${page(1, 401)} (other key)`],
+	});
+	await control(sim, '/reset');
+	return outcomes;
+}
+
+export const scenario: Scenario = {
+	name: 'pickers: From List searches through POST /rest/dynamic-node-parameters/resource-locator-results (n8n start)',
+	timeoutMs: 60_000,
+	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the picker searches run in before()' })]),
+	async before(ctx) {
+		const srv = await startTriggerServer(ctx);
+		try {
+			reports.set(ctx.target, await runSearches(ctx, srv));
+		} catch (e) {
+			throw new Error(`${(e as Error).message}\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}`);
+		} finally {
+			await srv.stop();
+		}
+	},
+	assert(_result, ctx) {
+		const outcomes = reports.get(ctx.target);
+		assert.ok(outcomes, 'before() produced no report');
+		const lines = outcomes.map((o) => {
+			const what = o.error !== undefined ? `HTTP ${o.status}: ${o.error}` : `${o.results?.length ?? 0} result(s)${o.results?.length && o.results.length <= 3 ? ` [${o.results.map((r) => r.name).join(', ')}]` : ''}${o.paginationToken ? `, next page token ${o.paginationToken}` : ''}`;
+			return `${o.name}: ${what} | ${o.requests.join(', ') || 'no request'}`;
+		});
+		process.stdout.write(`      [n8n ${ctx.n8nVersion}] From List pickers:\n${lines.map((l) => `        ${l}`).join('\n')}\n`);
+		for (const o of outcomes) {
+			if (o.expected.error) {
+				assert.ok(o.status >= 400, `${o.name}: HTTP ${o.status}, expected an error`);
+				assert.match(o.error ?? '', o.expected.error, `${o.name}: error message`);
+			} else {
+				assert.equal(o.status, 200, `${o.name}: HTTP ${o.status} ${o.error ?? ''}`);
+				assert.deepEqual(o.results, o.expected.results, `${o.name}: results`);
+				assert.equal(o.paginationToken, o.expected.paginationToken, `${o.name}: pagination token`);
+			}
+			assert.deepEqual(o.requests, o.expected.requests, `${o.name}: requests to the platform`);
+		}
+	},
+};
