@@ -37,8 +37,8 @@ import {
 	type TriggerHost,
 } from '../test/e2e/scenarios/trigger-memory';
 import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
-import { PACKAGE } from '../test/e2e/workflow';
-import type { WorkflowJson } from '../test/e2e/types';
+import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
+import { chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
 	ensureN8n,
 	fetchWebhook,
@@ -68,19 +68,6 @@ interface TargetReport {
 	error?: string;
 }
 
-function node(name: string, type: string, typeVersion: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-	return { id: randomUUID(), name, type, typeVersion, position: [0, 0] as [number, number], parameters, ...extra };
-}
-
-/** Nodes connected one after the other. */
-function chain(nodes: Array<ReturnType<typeof node>>): WorkflowJson {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i + 1 < nodes.length; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return { nodes, connections } as WorkflowJson;
-}
-
 function webhookNode(hookPath: string, responseMode: 'onReceived' | 'lastNode') {
 	return node('Webhook', 'n8n-nodes-base.webhook', 2, {
 		httpMethod: 'POST',
@@ -88,29 +75,12 @@ function webhookNode(hookPath: string, responseMode: 'onReceived' | 'lastNode') 
 		responseMode,
 		...(responseMode === 'lastNode' ? { responseData: 'firstEntryJson' } : {}),
 		options: {},
-	}, { webhookId: hookPath });
+	}, { after: [], settings: { webhookId: hookPath } });
 }
 
-async function createCredential(cluster: QueueCluster, name: string, type: string, data: Record<string, unknown>): Promise<string> {
-	return (await cluster.main.rest<{ id: string }>('POST', '/credentials', { name, type, data })).id;
-}
-
-async function createActiveWorkflow(cluster: QueueCluster, name: string, workflow: WorkflowJson): Promise<string> {
-	const created = await cluster.main.rest<{ id: string; versionId: string }>('POST', '/workflows', {
-		name,
-		nodes: workflow.nodes,
-		connections: workflow.connections,
-		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
-		active: false,
-	});
-	await cluster.main.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-	return created.id;
-}
-
-async function storedStaticData(cluster: QueueCluster, workflowId: string): Promise<Record<string, unknown>> {
-	const workflow = await cluster.main.rest<{ staticData?: Record<string, unknown> | string | null }>('GET', `/workflows/${workflowId}`);
-	const data = workflow.staticData;
-	return typeof data === 'string' ? (JSON.parse(data) as Record<string, unknown>) : (data ?? {});
+/** A credential created through the main process's REST API, for node specs. */
+async function restCredential(cluster: QueueCluster, name: string, type: string, data: Record<string, unknown>) {
+	return { id: await createCredentialIn(cluster.main, name, type, data), name, type, data: () => data };
 }
 
 /** Executions each worker started, from its log ("... execution <id> ..." at info level). */
@@ -125,13 +95,13 @@ function executionsPerWorker(cluster: QueueCluster, since: number[]): number[] {
 // 1. Bot: one token request per worker
 
 async function botPhase(cluster: QueueCluster, sim: Simulator, lines: string[]): Promise<void> {
-	const credentialId = await createCredential(cluster, 'Workplace Bot (queue)', 'workplaceBotOAuth2Api', {
+	const credentials = await restCredential(cluster, 'Workplace Bot (queue)', 'workplaceBotOAuth2Api', {
 		baseUrl: sim.url,
 		clientId: sim.credentials.botClientId,
 		clientSecret: sim.credentials.botClientSecret,
 	});
 	const hook = randomUUID();
-	const workflowId = await createActiveWorkflow(cluster, 'queue: bot sends', chain([
+	const workflowId = await createActiveWorkflowIn(cluster.main, 'queue: bot sends', chain([
 		webhookNode(hook, 'onReceived'),
 		node('Messages', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body.messages', options: {} }),
 		node('Send', `${PACKAGE}.workplaceBot`, 1, {
@@ -139,7 +109,7 @@ async function botPhase(cluster: QueueCluster, sim: Simulator, lines: string[]):
 			operation: 'sendText',
 			userId: '={{ $json.uid }}',
 			text: '={{ $json.text }}',
-		}, { credentials: { workplaceBotOAuth2Api: { id: credentialId, name: 'Workplace Bot (queue)' } } }),
+		}, { credentials }),
 	]));
 	const url = cluster.webhookUrl(hook);
 	const uids = [SEED.users.alice._id, SEED.users.bob._id, SEED.users.carol._id];
@@ -173,11 +143,6 @@ async function botPhase(cluster: QueueCluster, sim: Simulator, lines: string[]):
 		const refused = sends.filter((r) => r.status === 401).length;
 		const delivered = sim.state.sentMessages().map((m) => String((m.content as { text?: unknown }).text));
 		const perWorker = executionsPerWorker(cluster, since);
-		if (process.env.QUEUE_DEBUG === '1') {
-			const counts = new Map<string, number>();
-			for (const r of requests) counts.set(`${r.method} ${r.path} ${r.status}`, (counts.get(`${r.method} ${r.path} ${r.status}`) ?? 0) + 1);
-			log(`      requests: ${JSON.stringify([...counts])}`);
-		}
 		lines.push(`bot, ${name}: ${EXECUTIONS} executions x ${SENDS_PER_EXECUTION} sends (per worker: ${perWorker.join(' + ')}): ` +
 			`${delivered.length} delivered, ${new Set(delivered).size} distinct, ${accepted} sends accepted, ${refused} answered 401, ${tokenRequests} token requests`);
 		assert.equal(delivered.length, EXECUTIONS * SENDS_PER_EXECUTION, `${name}: messages delivered`);
@@ -195,14 +160,13 @@ async function botPhase(cluster: QueueCluster, sim: Simulator, lines: string[]):
 // 2. Binary data in database mode
 
 async function binaryPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
-	const credentialId = await createCredential(cluster, 'Workplace Knowledge (queue)', 'workplaceKnowledgeApi', {
+	const credentials = await restCredential(cluster, 'Workplace Knowledge (queue)', 'workplaceKnowledgeApi', {
 		knowledgeUrl: sim.knowledgeUrl,
 		apiKey: sim.credentials.knowledgeApiKey,
 	});
-	const credentials = { workplaceKnowledgeApi: { id: credentialId, name: 'Workplace Knowledge (queue)' } };
 	const hook = randomUUID();
 	const base = { __rl: true, mode: 'id', value: SEED.knowledge.empty.id };
-	const workflowId = await createActiveWorkflow(cluster, 'queue: knowledge file', chain([
+	const workflowId = await createActiveWorkflowIn(cluster.main, 'queue: knowledge file', chain([
 		webhookNode(hook, 'lastNode'),
 		node('Upload', `${PACKAGE}.workplaceKnowledge`, 1, {
 			resource: 'file',
@@ -266,14 +230,12 @@ async function binaryPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 async function triggerPhases(cluster: QueueCluster, sim: Simulator, lines: string[]): Promise<void> {
 	const secret = sim.credentials.webhookSecret;
 	const host: TriggerHost = {
-		createCredential: (name, type, data) => createCredential(cluster, name, type, data),
-		createActiveWorkflow: (name, workflow) => createActiveWorkflow(cluster, name, workflow),
+		createCredential: (name, type, data) => createCredentialIn(cluster.main, name, type, data),
+		createActiveWorkflow: (name, workflow) => createActiveWorkflowIn(cluster.main, name, workflow),
 		webhookUrl: (webhookId, webhookPath) => cluster.webhookUrl(webhookId, webhookPath),
-		async waitForWebhook(url) {
-			await fetchWebhook(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
-		},
+		waitForWebhook: waitForTriggerWebhook,
 		executionCount: (workflowId, quietMs) => settledExecutionCount(cluster.main, workflowId, quietMs),
-		storedStaticData: (workflowId) => storedStaticData(cluster, workflowId),
+		storedStaticData: (workflowId) => storedStaticDataOf(cluster.main, workflowId),
 		restart: () => cluster.restartWebhookProcesses(),
 	};
 	const report = await runPhases(host, secret, 'PostgreSQL, queue mode');
@@ -307,7 +269,7 @@ async function triggerPhases(cluster: QueueCluster, sim: Simulator, lines: strin
 		await pool(10, events.map((e) => () => send(url, e)));
 		again.push(await runsSince());
 	}
-	const stored = storedKeyCount(await storedStaticData(cluster, workflowId));
+	const stored = storedKeyCount(await storedStaticDataOf(cluster.main, workflowId));
 	lines.push(`trigger routing: 100 events through nginx +${first} runs; the same 100 straight to each webhook process +${again.join(', +')} runs; ${stored} keys stored`);
 	assert.equal(first, 100, 'runs of 100 events through nginx');
 	for (const [i, n] of again.entries()) assert.equal(n, 0, `redeliveries straight to webhook process ${i + 1}`);
@@ -316,7 +278,7 @@ async function triggerPhases(cluster: QueueCluster, sim: Simulator, lines: strin
 	const unrouted = Array.from({ length: 30 }, (_, i) => messageEvent({ messageId: `queue-unrouted-${i}` }));
 	await pool(5, unrouted.map((e) => () => Promise.all(direct.map((url) => send(url, e)))));
 	const unroutedRuns = await runsSince();
-	const keysAfter = storedKeyCount(await storedStaticData(cluster, workflowId));
+	const keysAfter = storedKeyCount(await storedStaticDataOf(cluster.main, workflowId));
 	lines.push(`trigger without routing (measured, not a promise): 30 events each sent to both webhook processes at the same moment: +${unroutedRuns} runs; ${keysAfter} of 130 keys stored`);
 	assert.ok(unroutedRuns >= 30 && unroutedRuns <= 60, `unrouted pairs gave ${unroutedRuns} runs`);
 }

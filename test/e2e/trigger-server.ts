@@ -57,6 +57,55 @@ export interface TriggerServerOptions {
 	env?: NodeJS.ProcessEnv;
 }
 
+/** Creates a credential through n8n's REST API; returns its id. */
+export async function createCredentialIn(server: N8nServer, name: string, type: string, data: Record<string, unknown>): Promise<string> {
+	return (await server.rest<{ id: string }>('POST', '/credentials', { name, type, data })).id;
+}
+
+/** Creates and activates a workflow through n8n's REST API; returns its id. */
+export async function createActiveWorkflowIn(server: N8nServer, name: string, workflow: WorkflowJson): Promise<string> {
+	const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', {
+		name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all', ...(workflow.settings ?? {}) },
+		active: false,
+	});
+	await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	return created.id;
+}
+
+/** The workflow's static data as n8n saved it in its database. */
+export async function storedStaticDataOf(server: N8nServer, workflowId: string): Promise<Record<string, unknown>> {
+	const workflow = await server.rest<{ staticData?: Record<string, unknown> | string | null }>('GET', `/workflows/${workflowId}`);
+	const data = workflow.staticData;
+	return typeof data === 'string' ? (JSON.parse(data) as Record<string, unknown>) : (data ?? {});
+}
+
+/** Waits until n8n serves a Workplace Trigger's production URL (see TriggerServer.waitForWebhook). */
+export async function waitForTriggerWebhook(hookUrl: string): Promise<void> {
+	await fetchWebhook(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+}
+
+/**
+ * Runs `work` against a fresh trigger server and stops it afterwards; a failure carries the tail of
+ * what n8n printed.
+ */
+export async function withTriggerServer<T>(
+	ctx: ScenarioContext,
+	work: (srv: TriggerServer) => Promise<T>,
+	options: TriggerServerOptions = {},
+): Promise<T> {
+	const srv = await startTriggerServer(ctx, options);
+	try {
+		return await work(srv);
+	} catch (e) {
+		throw new Error(`${(e as Error).message}\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}`);
+	} finally {
+		await srv.stop();
+	}
+}
+
 export async function startTriggerServer(ctx: ScenarioContext, options: TriggerServerOptions = {}): Promise<TriggerServer> {
 	const inst = findInstalled(TARGETS[ctx.target]);
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
@@ -85,27 +134,12 @@ export async function startTriggerServer(ctx: ScenarioContext, options: TriggerS
 			return server;
 		},
 		userFolder,
-		async createCredential(name, type, data) {
-			const created = await server.rest<{ id: string }>('POST', '/credentials', { name, type, data });
-			return created.id;
-		},
-		async createActiveWorkflow(name, workflow) {
-			const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', {
-				name,
-				nodes: workflow.nodes,
-				connections: workflow.connections,
-				settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all', ...(workflow.settings ?? {}) },
-				active: false,
-			});
-			await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-			return created.id;
-		},
+		createCredential: (name, type, data) => createCredentialIn(server, name, type, data),
+		createActiveWorkflow: (name, workflow) => createActiveWorkflowIn(server, name, workflow),
 		webhookUrl(webhookId, webhookPath) {
 			return `${server.url}/webhook/${webhookId}/${webhookPath}`;
 		},
-		async waitForWebhook(hookUrl) {
-			await fetchWebhook(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
-		},
+		waitForWebhook: waitForTriggerWebhook,
 		async settledExecutions(workflowId, quietMs) {
 			return await settledExecutions(server, workflowId, quietMs);
 		},
@@ -115,11 +149,7 @@ export async function startTriggerServer(ctx: ScenarioContext, options: TriggerS
 		async execution(id) {
 			return await server.rest<Record<string, unknown>>('GET', `/executions/${id}`);
 		},
-		async storedStaticData(workflowId) {
-			const workflow = await server.rest<{ staticData?: Record<string, unknown> | string | null }>('GET', `/workflows/${workflowId}`);
-			const data = workflow.staticData;
-			return typeof data === 'string' ? (JSON.parse(data) as Record<string, unknown>) : (data ?? {});
-		},
+		storedStaticData: (workflowId) => storedStaticDataOf(server, workflowId),
 		async restart() {
 			const port = server.port;
 			await server.stop();

@@ -12,7 +12,7 @@
 import * as assert from 'node:assert/strict';
 
 import { SEED } from '../../../simulator';
-import { startTriggerServer, type TriggerServer } from '../trigger-server';
+import { withTriggerServer, type TriggerServer } from '../trigger-server';
 import type { E2eSimulator, Scenario, ScenarioContext, TargetId } from '../types';
 import { chain, manualTrigger, PACKAGE, set } from '../workflow';
 
@@ -174,14 +174,7 @@ export const scenario: Scenario = {
 	timeoutMs: 60_000,
 	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the picker searches run in before()' })]),
 	async before(ctx) {
-		const srv = await startTriggerServer(ctx);
-		try {
-			reports.set(ctx.target, await runSearches(ctx, srv));
-		} catch (e) {
-			throw new Error(`${(e as Error).message}\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}`);
-		} finally {
-			await srv.stop();
-		}
+		reports.set(ctx.target, await withTriggerServer(ctx, (srv) => runSearches(ctx, srv)));
 	},
 	assert(_result, ctx) {
 		const outcomes = reports.get(ctx.target);

@@ -21,7 +21,7 @@ import { joinEvent, messageEvent, sendWebhook } from '../../../simulator';
 import type { WebhookResult } from '../../../simulator';
 import { sleep } from '../../../scripts/lib/proc';
 import { startPostgres } from '../../../scripts/lib/services';
-import { startTriggerServer, type TriggerServer } from '../trigger-server';
+import { withTriggerServer, type TriggerServer } from '../trigger-server';
 import type { Scenario, ScenarioContext, WorkflowJson } from '../types';
 import { chain, manualTrigger, PACKAGE, set } from '../workflow';
 
@@ -81,7 +81,7 @@ export function storedKeyCount(stored: Record<string, unknown>): number {
 	return typeof keys === 'string' ? keys.split(',').filter(Boolean).length : 0;
 }
 
-/** What the phases need of an n8n: one process (startTriggerServer) or a queue-mode cluster (scripts/queue-test.ts). */
+/** What the phases need of an n8n: one process (withTriggerServer) or a queue-mode cluster (scripts/queue-test.ts). */
 export type TriggerHost = Pick<
 	TriggerServer,
 	'createCredential' | 'createActiveWorkflow' | 'webhookUrl' | 'waitForWebhook' | 'executionCount' | 'storedStaticData' | 'restart'
@@ -198,24 +198,17 @@ function scenarioFor(database: 'SQLite' | 'PostgreSQL'): Scenario {
 		timeoutMs: 60_000,
 		workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger phases run in before()' })]),
 		async before(ctx) {
-			let postgres: { stop(): Promise<void> } | undefined;
-			let srv: TriggerServer | undefined;
+			const phases = (srv: TriggerServer) => runPhases(srv, ctx.sim.credentials.webhookSecret, database);
+			if (database === 'SQLite') {
+				reports.set(key(ctx), await withTriggerServer(ctx, phases));
+				return;
+			}
+			const postgres = await startPostgres();
 			try {
-				if (database === 'PostgreSQL') {
-					const pg = await startPostgres();
-					postgres = pg;
-					await pg.createDatabase('n8n');
-					srv = await startTriggerServer(ctx, { env: pg.n8nEnv('n8n') });
-				} else {
-					srv = await startTriggerServer(ctx);
-				}
-				reports.set(key(ctx), await runPhases(srv, ctx.sim.credentials.webhookSecret, database));
-			} catch (e) {
-				const tail = srv ? `\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}` : '';
-				throw new Error(`${(e as Error).message}${tail}`);
+				await postgres.createDatabase('n8n');
+				reports.set(key(ctx), await withTriggerServer(ctx, phases, { env: postgres.n8nEnv('n8n') }));
 			} finally {
-				await srv?.stop();
-				await postgres?.stop();
+				await postgres.stop();
 			}
 		},
 		assert(_result, ctx) {

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 
 import { joinEvent, messageEvent, postbackEvent, SEED, sendWebhook, userEvent } from '../../../simulator';
 import type { WebhookOptions, WebhookResult, WebhookDelivery } from '../../../simulator';
-import { startTriggerServer, type TriggerServer } from '../trigger-server';
+import { withTriggerServer, type TriggerServer } from '../trigger-server';
 import type { Scenario, ScenarioContext, WorkflowJson } from '../types';
 import { chain, manualTrigger, PACKAGE, set } from '../workflow';
 
@@ -172,14 +172,7 @@ export const scenario: Scenario = {
 	timeoutMs: 60_000,
 	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger cases run in before()' })]),
 	async before(ctx) {
-		const srv = await startTriggerServer(ctx);
-		try {
-			reports.set(ctx.target, await runCases(ctx, srv));
-		} catch (e) {
-			throw new Error(`${(e as Error).message}\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}`);
-		} finally {
-			await srv.stop();
-		}
+		reports.set(ctx.target, await withTriggerServer(ctx, (srv) => runCases(ctx, srv)));
 	},
 	assert(_result, ctx) {
 		const report = reports.get(ctx.target);
