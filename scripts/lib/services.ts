@@ -929,6 +929,8 @@ function nginxConfig(c: NginxConfigInput): string {
 		...(hash ? [`\t\thash ${hash};`] : []),
 		...c.upstreams.map((p) => `\t\tserver ${HOST}:${p} max_fails=0;`),
 		'\t\tkeepalive 32;',
+		// below Node's 5 s keep-alive: an idle connection n8n closes as nginx reuses it is a 502 (no retry)
+		'\t\tkeepalive_timeout 4s;',
 		'\t}',
 		'\tserver {',
 		`\t\tlisten ${HOST}:${c.port};`,
