@@ -15,6 +15,7 @@ import * as groupMessage from './actions/groupMessage';
 import * as image from './actions/image';
 import * as message from './actions/message';
 import * as user from './actions/user';
+import { testBotCredential } from './transport';
 
 const resources: ResourceMap = {
 	directMessage: directMessage.operations,
@@ -39,7 +40,7 @@ export class WorkplaceBot implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'workplaceBotOAuth2Api', required: true }],
+		credentials: [{ name: 'workplaceBotOAuth2Api', required: true, testedBy: 'testBotCredential' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -89,6 +90,10 @@ export class WorkplaceBot implements INodeType {
 			...image.description,
 			requestOptionsWithConcurrency,
 		],
+	};
+
+	methods = {
+		credentialTest: { testBotCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

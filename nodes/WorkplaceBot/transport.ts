@@ -1,7 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialsDecrypted, ICredentialTestFunctions, IDataObject, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { BOT_ACCOUNT_FIELDS } from '../../credentials/WorkplaceBotOAuth2Api.credentials';
 
+import { runBotCredentialTest } from '../shared/botCredentialTest';
 import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from '../shared/transport';
 import { workplaceRequest } from '../shared/transport';
 
@@ -19,4 +20,12 @@ export async function botRequest<T = IDataObject>(
 	itemIndex = 0,
 ): Promise<WorkplaceResponse<T>> {
 	return await workplaceRequest<T>(ctx, BOT_API, request, itemIndex);
+}
+
+/** The bot credential's "Test" button (named by `testedBy` in Workplace Bot and Workplace Trigger). */
+export async function testBotCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	return await runBotCredentialTest(this.helpers, credential.data);
 }

@@ -13,7 +13,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { responseToBinary } from '../shared/binary';
-import { botRequest } from '../WorkplaceBot/transport';
+import { botRequest, testBotCredential } from '../WorkplaceBot/transport';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { Delivery } from './delivery';
@@ -75,6 +75,7 @@ export class WorkplaceTrigger implements INodeType {
 			{
 				name: 'workplaceBotOAuth2Api',
 				required: true,
+				testedBy: 'testBotCredential',
 				displayOptions: { show: { downloadImages: [true] } },
 			},
 		],
@@ -222,6 +223,7 @@ export class WorkplaceTrigger implements INodeType {
 
 	methods = {
 		credentialTest: {
+			testBotCredential,
 			async workplaceWebhookSecretTest(
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,

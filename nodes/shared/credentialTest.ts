@@ -10,8 +10,8 @@ import type {
 import { parsePlatformError } from './errors';
 
 /**
- * The "Test" button of the Knowledge, Form and Task credentials (a node's `credentialTest`
- * method, named by `testedBy`). It sends the request itself, so n8n 1.x and 2.x give the same
+ * The "Test" button of every API credential (a node's `credentialTest` method, named by
+ * `testedBy`; the bot's is in botCredentialTest.ts). It sends the request itself, so n8n 1.x and 2.x give the same
  * answer, and it decides by what the spec promises, the HTTP status (401 for a missing or
  * invalid key or token), never by the keys of an error body, which the spec does not show for
  * the form API. The platform's message only enriches the text. A declarative `test` with rules
@@ -59,7 +59,7 @@ export interface CredentialProbe {
 export const TIMEOUT_MS = 15_000;
 const PLATFORM_MESSAGE_MAX = 200;
 
-interface Answer {
+export interface Answer {
 	statusCode: number;
 	headers: IDataObject;
 	body: unknown;
@@ -78,7 +78,7 @@ export function displayUrl(url: string): string {
 }
 
 /** The address field as shown in messages: no credentials, no trailing slash. */
-function displayBase(base: string): string {
+export function displayBase(base: string): string {
 	return displayUrl(base).replace(/\/+$/, '');
 }
 
@@ -147,7 +147,7 @@ export function platformMessage(status: number, body: unknown): string {
 	return ` Platform message: "${text}".`;
 }
 
-function retryAfterText(answer: Answer): string {
+export function retryAfterText(answer: Answer): string {
 	const value = answer.headers['retry-after'];
 	const seconds = Number(value);
 	return value !== undefined && value !== '' && Number.isFinite(seconds) && seconds >= 0 ? `in ${seconds} s` : 'later';

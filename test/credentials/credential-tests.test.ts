@@ -281,9 +281,32 @@ describe('Task API credential test: permissions and the Bearer prefix', () => {
 });
 
 describe('Bot credential test (token by preAuthentication, then a user lookup)', () => {
-	it('passes: one token, one lookup', async () => {
-		await expect(testCredential('workplaceBotOAuth2Api', bot({ baseUrl: `${sim.url}/` }))).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+	it('passes: one token request as the nodes make it, one lookup with that token', async () => {
+		await expect(testCredential('workplaceBotOAuth2Api', bot({ baseUrl: `${sim.url}/` }))).resolves.toEqual({
+			status: 'OK',
+			message: `Connection successful: the platform at ${sim.url} issued a bot token, and the bot API accepted it.`,
+		});
 		expect(requests()).toEqual(['POST /oauth/token 200', 'GET /bot/v1/users 200']);
+		const [token, lookup] = sim.log.all();
+		const basic = Buffer.from(`${sim.credentials.botClientId}:${sim.credentials.botClientSecret}`).toString('base64');
+		expect(token.headers.authorization).toBe(`Basic ${basic}`);
+		expect(token.contentType).toBe('application/x-www-form-urlencoded');
+		expect(token.body).toEqual({ grant_type: 'client_credentials', scope: 'bot profile' });
+		expect(lookup.query).toEqual({ username: 'n8n-credential-test' });
+		expect(lookup.headers.authorization).toMatch(/^Bearer \S+$/);
+		expect(lookup.headers.authorization).not.toContain(sim.credentials.botClientSecret);
+	});
+
+	it('names the empty field before sending anything', async () => {
+		await expect(testCredential('workplaceBotOAuth2Api', bot({ clientId: ' ' }))).resolves.toEqual({
+			status: 'Error',
+			message: 'Enter the bot profile\'s client ID in the "Client ID" field',
+		});
+		await expect(testCredential('workplaceBotOAuth2Api', bot({ baseUrl: 'workplace.example.com' }))).resolves.toEqual({
+			status: 'Error',
+			message: '"Base URL" is not a web address: "workplace.example.com". It is the platform\'s address without a path, e.g. https://workplace.example.com.',
+		});
+		expect(requests()).toEqual([]);
 	});
 
 	it('decides token failures by status: 404, unreachable, 503', async () => {
@@ -308,8 +331,20 @@ describe('Bot credential test (token by preAuthentication, then a user lookup)',
 		await expect(testCredential('workplaceBotOAuth2Api', bot())).resolves.toEqual({
 			status: 'Error',
 			message:
-				'The platform issued a token without the "bot" scope (HTTP 403 from GET /bot/v1/users): the bot profile may not look up users, ask the platform admin to grant it the scope "bot profile"',
+				'The platform issued a token without the "bot" scope (HTTP 403 from GET /bot/v1/users): the bot profile may not look up users, ask the platform admin to grant it the scope "bot profile". Platform message: "Forbidden".',
 		});
+		expect(requests()).toEqual(['POST /oauth/token 200', 'GET /bot/v1/users 403']);
+	});
+
+	it('a token the bot API refuses (401 on the lookup) points at the Base URL, and never shows the token', async () => {
+		sim.faults.add({ method: 'GET', path: '/bot/v1/users', status: 401 });
+		const result = await testCredential('workplaceBotOAuth2Api', bot());
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/^The platform issued a token but refused it for GET \/bot\/v1\/users \(HTTP 401\): check the "Base URL" field, the token endpoint and the bot API must be the same platform\./,
+		);
+		expect(result.message).not.toContain(sim.credentials.botClientSecret);
+		expect(requests()).toEqual(['POST /oauth/token 200', 'GET /bot/v1/users 401']);
 	});
 });
 

@@ -278,9 +278,9 @@ function botCases(): Case[] {
 		fault,
 	});
 	const good = (env: Env, baseUrl: string) => ({ baseUrl, clientId: env.sim.credentials.botClientId, clientSecret: env.sim.credentials.botClientSecret });
-	const ok = (): Expected => ({
+	const ok = (env: Env): Expected => ({
 		status: 'OK',
-		message: 'Connection successful!',
+		message: `Connection successful: the platform at ${env.sim.url} issued a bot token, and the bot API accepted it.`,
 		requests: ['POST /oauth/token 200', 'GET /bot/v1/users 200'],
 		tokens: 1,
 	});
@@ -315,12 +315,10 @@ function botCases(): Case[] {
 		c(
 			'token without the "bot" scope (403 on the user lookup)',
 			(env) => good(env, env.sim.url),
-			(env) => ({
+			() => ({
 				status: 'Error',
 				message:
-					env.target === '1'
-						? 'Forbidden - perhaps check your credentials?'
-						: 'The platform issued a token without the "bot" scope (HTTP 403 from GET /bot/v1/users): the bot profile may not look up users, ask the platform admin to grant it the scope "bot profile"',
+					'The platform issued a token without the "bot" scope (HTTP 403 from GET /bot/v1/users): the bot profile may not look up users, ask the platform admin to grant it the scope "bot profile". Platform message: "Forbidden".',
 				requests: ['POST /oauth/token 200', 'GET /bot/v1/users 403'],
 				tokens: 1,
 			}),
@@ -329,12 +327,10 @@ function botCases(): Case[] {
 		c(
 			'bot API failing (503 on the user lookup)',
 			(env) => good(env, env.sim.url),
-			(env) => ({
+			() => ({
 				status: 'Error',
 				message:
-					env.target === '1'
-						? 'Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)'
-						: 'The bot API failed to answer (HTTP 503 from GET /bot/v1/users): the token was issued, the bot API could not be checked, try again later',
+					'The bot API failed to answer (HTTP 503 from GET /bot/v1/users): the token was issued, the bot API could not be checked, try again later. Platform message: "Service Unavailable".',
 				requests: ['POST /oauth/token 200', 'GET /bot/v1/users 503'],
 				tokens: 1,
 			}),
