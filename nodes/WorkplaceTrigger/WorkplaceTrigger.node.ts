@@ -39,12 +39,12 @@ interface TriggerOptions {
 	rememberEvents?: RememberEvents;
 }
 
-/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused. */
 /** Version 1 saved received events in batches when the option was not set; 1.1 on every delivery. */
 function defaultRememberEvents(typeVersion: number): RememberEvents {
 	return typeVersion >= 1.1 ? 'everyDelivery' : 'batched';
 }
 
+/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused. */
 function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	ctx.getResponseObject().status(status).json(status < 300 ? { received: 0, message } : { message });
 	return { noWebhookResponse: true };
