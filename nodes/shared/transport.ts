@@ -295,6 +295,11 @@ export async function workplaceRequest<T = unknown>(
 		} else if (target.body !== undefined) {
 			options.body = target.body;
 		}
+		if (options.body instanceof FormData) {
+			// n8n follows redirects through a client that keeps every byte sent until the answer (to
+			// send them again), so a streamed file would end up whole in memory; a 3xx comes back as is.
+			options.disableFollowRedirect = true;
+		}
 		if (target.stream) {
 			options.encoding = 'stream';
 		} else {
@@ -346,9 +351,19 @@ export async function workplaceRequest<T = unknown>(
 
 		const response = outcome.response;
 		const status = response.statusCode;
-		if (status < 400) return response as WorkplaceResponse<T>;
+		if (status < 300) return response as WorkplaceResponse<T>;
 
 		const errorBody = await readErrorBody(response.body);
+		if (status < 400) {
+			// Only an upload gets here (n8n follows other redirects): its file is not sent twice.
+			const location = headerValue(response.headers ?? {}, 'location');
+			throw platformApiError(
+				node,
+				parsePlatformError(status, errorBody),
+				itemIndex,
+				`The platform redirected the file upload${location ? ` to ${location}` : ''}; a file is not sent a second time. Put the address it redirects to in the credential.`,
+			);
+		}
 
 		const sentToken = sent.token;
 		if (status === 401 && sharedToken && tokenSpec && !sent.primed && sentToken && tokenRenewals < 2) {

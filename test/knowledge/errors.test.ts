@@ -91,6 +91,20 @@ describe('Workplace Knowledge: platform errors', () => {
 		expect((error as NodeApiError).httpCode).toBe('400');
 	});
 
+	it('3xx: an upload is not followed to the new address nor sent twice, and the error says where it was sent', async () => {
+		const moved = `${sim.knowledgeUrl}/knowledge/${base.id}/files-moved`;
+		sim.faults.add({ method: 'POST', path: `/api/v1/knowledge/${base.id}/files`, status: 307, headers: { location: moved } });
+		const before = sim.state.knowledgeFiles(base.id).length;
+		const { error, requests } = await runKnowledge(sim, ...upload('notes.txt', 'some notes', 'text/plain'));
+		const request = only(requests);
+		expect(`${request.method} ${request.path} ${request.status}`).toBe(`POST /api/v1/knowledge/${base.id}/files 307`);
+		expect(request.multipart?.files.map((f) => `${f.field} ${f.filename} ${f.size}`)).toEqual(['file notes.txt 10']);
+		expect(error?.constructor.name).toBe('NodeApiError');
+		expect((error as NodeApiError).httpCode).toBe('307');
+		expect((error as NodeApiError).description).toContain(`The platform redirected the file upload to ${moved}; a file is not sent a second time.`);
+		expect(sim.state.knowledgeFiles(base.id)).toHaveLength(before);
+	});
+
 	it('400: a malformed CSV names UnsupportCsvKnowledgeFileFormatError', async () => {
 		const { error, requests } = await runKnowledge(sim, ...upload('broken.csv', 'a,b,c\n1,2\n3,4,5,6\n', 'text/csv'));
 		expect(only(requests).status).toBe(400);
