@@ -5,13 +5,15 @@
  *
  *   (a) Bot send text, 500 items to 500 users and 500 items to one chat, vs n8n's HTTP Request
  *       node making the same calls with a Header Auth credential carrying a token fetched first.
- *   (b) Knowledge upload and download of a 256 MiB file (filesystem binary mode) vs HTTP Request:
+ *   (b) Knowledge upload and download of a 256 MiB file (filesystem and database binary modes) vs HTTP Request:
  *       n8n's peak RSS above idle and seconds (bench/files.ts).
  *   (c) Trigger: 2,000 signed deliveries at 20 in flight vs the Webhook node (bench/trigger.ts).
  *   (d) Package: time to load all nodes and credentials; size of the packed tarball.
  *
  * Switches: BENCH_ROUNDS (default 3), BENCH_TARGET (1 = n8n 1.x on Node 20, default; 2),
- * BENCH_ONLY=a,b,c,d (default all), BENCH_KEEP=1 keeps the user folders. Needs dist/ (npm run build) and an installed n8n (npm run n8n:install).
+ * BENCH_ONLY=a,b,c,d (default all), BENCH_BINARY_MODES=filesystem,database (for b), BENCH_KEEP=1 keeps the user folders.
+ * For (c): BENCH_DELIVERIES (2000), BENCH_TRIGGER_SIDES (workplaceTrigger,workplaceTriggerBatched,webhook),
+ * BENCH_RECORD_TIMEOUT_S (300), BENCH_PRODUCTION_CONCURRENCY (-1), BENCH_N8N_ENV (JSON, e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}). Needs dist/ (npm run build) and an installed n8n (npm run n8n:install).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -35,7 +37,7 @@ import {
 import { getFreePort, run } from '../scripts/lib/proc';
 import { startSimulator, type Simulator } from '../simulator';
 import { chain, credentialId, manualTrigger, node, workflowId } from '../test/e2e/workflow';
-import { benchFiles, filesSection } from './files';
+import { benchFiles, BINARY_MODES, filesSection } from './files';
 import { log, stat } from './lib';
 import { benchTrigger, triggerSection } from './trigger';
 
@@ -229,7 +231,7 @@ function machine(inst?: N8nInstall): string[] {
 	return [
 		`- Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()} (${os.arch()})`,
 		`- ${PACKAGE} ${pkg.version} at ${commit}; bench driver on Node ${process.version}`,
-		inst ? `- n8n ${TARGETS[TARGET].n8nVersion} on Node ${inst.node.version}, sqlite, filesystem binary mode, task runners internal` : '- n8n: not run',
+		inst ? `- n8n ${TARGETS[TARGET].n8nVersion} on Node ${inst.node.version}, sqlite, filesystem binary mode unless a section says otherwise, task runners internal` : '- n8n: not run',
 		`- Simulator in the bench process, ${LATENCY_MS} ms added latency per request; ${ROUNDS} round(s); figures are median (min–max, ±half the range as % of the median)`,
 		`- Run ${new Date().toISOString()}`,
 	];
@@ -292,8 +294,8 @@ async function main(): Promise<void> {
 				sections.push(...sendSection(await benchSends(inst, userFolder, env, sim)));
 			}
 			if (ONLY.includes('b')) {
-				log(`(b) Knowledge 256 MiB upload and download vs HTTP Request: ${ROUNDS} round(s)`);
-				sections.push(...filesSection(await benchFiles(inst, userFolder, env, sim, ROUNDS)));
+				log(`(b) Knowledge 256 MiB upload and download vs HTTP Request: ${BINARY_MODES.join(' and ')} mode, ${ROUNDS} round(s)`);
+				sections.push(...filesSection(await benchFiles(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
 			}
 			if (ONLY.includes('c')) {
 				log(`(c) Trigger deliveries vs Webhook: ${ROUNDS} round(s)`);

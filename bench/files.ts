@@ -1,13 +1,16 @@
 /**
- * (b) Knowledge file upload and download of a 256 MiB file in a real `n8n start` (filesystem
- * binary mode): Workplace Knowledge vs n8n's HTTP Request node.
+ * (b) Knowledge file upload and download of a 256 MiB file in a real `n8n start`, in each binary
+ * data mode of BENCH_BINARY_MODES (default `filesystem,database`): Workplace Knowledge vs n8n's
+ * HTTP Request node.
  *
  * Each measured run gets a freshly started n8n (same user folder, so credentials and active
  * workflows persist): a warm-up run with a 1 MiB file loads the code paths, then n8n's main
  * process is left alone for a moment, its RSS read ("idle"), its peak RSS reset
  * (/proc/<pid>/clear_refs) and the 256 MiB run made through a webhook that answers when the
  * workflow has finished. Peak above idle = VmHWM after the run − RSS before it. The time is the
- * transfer node's own execution time as n8n records it.
+ * transfer node's own execution time as n8n records it. A download counts as intact when the
+ * bytes n8n serves for the stored binary (GET /rest/binary-data, as the editor fetches it, on any
+ * major and mode) have the file's sha256; an upload when the simulator received that sha256.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -32,15 +35,22 @@ const WARMUP_BYTES = 1 * MiB;
 
 type Side = 'workplaceKnowledge' | 'httpRequest';
 type Operation = 'upload' | 'download';
+export type BinaryMode = 'filesystem' | 'database';
+
+export const BINARY_MODES = (process.env.BENCH_BINARY_MODES ?? 'filesystem,database')
+	.split(',')
+	.map((m) => m.trim())
+	.filter((m): m is BinaryMode => m === 'filesystem' || m === 'database');
 
 export interface FileRound {
+	mode: BinaryMode;
 	operation: Operation;
 	side: Side;
 	idleRss: number;
 	peakRss: number;
 	aboveIdle: number;
 	nodeMs: number;
-	/** The bytes arrived intact (sha256 at the simulator for uploads, of n8n's stored binary for downloads). */
+	/** The bytes arrived intact (sha256 at the simulator for uploads, of the binary n8n serves back for downloads). */
 	intact: boolean;
 }
 
@@ -62,6 +72,19 @@ function sha256File(file: string): string {
 		fs.closeSync(fd);
 	}
 	return hash.digest('hex');
+}
+
+/** sha256 of what n8n serves for a stored binary (the editor's download of an output item's file). */
+async function sha256Served(server: N8nServer, binaryId: string): Promise<{ sha256: string; bytes: number }> {
+	const res = await server.fetch(`/rest/binary-data?id=${encodeURIComponent(binaryId)}&action=download`);
+	if (res.status !== 200 || !res.body) throw new Error(`GET /rest/binary-data answered ${res.status}`);
+	const hash = createHash('sha256');
+	let bytes = 0;
+	for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+		hash.update(chunk);
+		bytes += chunk.length;
+	}
+	return { sha256: hash.digest('hex'), bytes };
 }
 
 /** A file of random-looking bytes (one random 1 MiB block repeated): content does not matter, only size. */
@@ -141,19 +164,6 @@ function workflows(kbId: string, fileId: string, knowledgeUrl: string, variant =
 	});
 }
 
-/** Files under a folder modified at or after `since`, largest first. */
-function newFiles(dir: string, since: number): Array<{ file: string; size: number }> {
-	if (!fs.existsSync(dir)) return [];
-	const out: Array<{ file: string; size: number }> = [];
-	for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-		if (!entry.isFile()) continue;
-		const file = path.join(entry.parentPath, entry.name);
-		const st = fs.statSync(file);
-		if (st.mtimeMs >= since - 1000) out.push({ file, size: st.size });
-	}
-	return out.sort((a, b) => b.size - a.size);
-}
-
 export async function benchFiles(inst: N8nInstall, userFolder: string, env: NodeJS.ProcessEnv, sim: Simulator, rounds: number): Promise<FileRound[]> {
 	const dataDir = path.join(userFolder, 'bench-files');
 	fs.mkdirSync(dataDir, { recursive: true });
@@ -179,15 +189,17 @@ export async function benchFiles(inst: N8nInstall, userFolder: string, env: Node
 	const warmPlans = workflows(kb.id, warmStored.id, sim.knowledgeUrl, '-warmup');
 	await importWorkflows(inst, env, [...plans, ...warmPlans].map((p) => p.workflow), workDir);
 
-	const serverEnv = {
-		EXECUTIONS_DATA_PRUNE: 'false',
-		N8N_RESTRICT_FILE_ACCESS_TO: dataDir,
-		N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
-	};
-	const binaryDir = path.join(userFolder, '.n8n', 'binaryData');
+	// n8n 1 keeps files under .n8n/binaryData, n8n 2 under .n8n/storage.
+	const binaryDirs = ['binaryData', 'storage'].map((dir) => path.join(userFolder, '.n8n', dir));
 	let ownerReady = false;
-	const start = async (): Promise<N8nServer> => {
-		const server = await startN8nServer(inst, { userFolder, logLevel: 'warn', env: serverEnv, startTimeoutMs: 180_000 });
+	const start = async (mode: BinaryMode): Promise<N8nServer> => {
+		const env = {
+			EXECUTIONS_DATA_PRUNE: 'false',
+			N8N_RESTRICT_FILE_ACCESS_TO: dataDir,
+			N8N_DEFAULT_BINARY_DATA_MODE: mode,
+			N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
+		};
+		const server = await startN8nServer(inst, { userFolder, logLevel: 'warn', env, startTimeoutMs: 180_000 });
 		if (ownerReady) await server.login();
 		else {
 			await server.setupOwner();
@@ -214,18 +226,19 @@ export async function benchFiles(inst: N8nInstall, userFolder: string, env: Node
 	};
 
 	const results: FileRound[] = [];
-	for (let round = 1; round <= rounds; round++) {
+	for (const mode of BINARY_MODES) for (let round = 1; round <= rounds; round++) {
 		for (const [i, plan] of plans.entries()) {
-			fs.rmSync(binaryDir, { recursive: true, force: true });
-			const server = await start();
+			for (const dir of binaryDirs) fs.rmSync(dir, { recursive: true, force: true });
+			const server = await start(mode);
 			try {
+				// Earlier runs' files kept in the database (database mode) go with their executions.
+				await server.rest('POST', '/executions/delete', { deleteBefore: new Date().toISOString() }).catch(() => undefined);
 				const pid = server.pid!;
 				await call(server, warmPlans[i].hookPath, warmFile);
 				await sleep(3000);
 				const idle = memoryOf(pid).rss;
 				resetPeak(pid);
 				sim.log.clear();
-				const since = Date.now();
 				await call(server, plan.hookPath, bigFile);
 				await sleep(500);
 				const peak = memoryOf(pid).peak;
@@ -239,10 +252,13 @@ export async function benchFiles(inst: N8nInstall, userFolder: string, env: Node
 					intact = big?.sha256 === bigSha;
 					for (const f of stored) sim.state.deleteKnowledgeFile(kb.id, f.id);
 				} else {
-					const stored = newFiles(binaryDir, since).find((f) => f.size === BIG_FILE_BYTES);
-					intact = stored !== undefined && sha256File(stored.file) === bigSha;
+					const ref = (run as { data?: { main?: Array<Array<{ binary?: Record<string, { id?: string }> }>> } } | undefined)?.data?.main?.[0]?.[0]?.binary?.data;
+					const served = ref?.id ? await sha256Served(server, ref.id) : undefined;
+					// The id names the store n8n used: `filesystem-v2:…` or `database:…`.
+					intact = served?.bytes === BIG_FILE_BYTES && served.sha256 === bigSha && ref!.id!.startsWith(mode === 'filesystem' ? 'filesystem-v2:' : 'database:');
 				}
 				const r: FileRound = {
+					mode,
 					operation: plan.operation,
 					side: plan.side,
 					idleRss: idle,
@@ -252,38 +268,36 @@ export async function benchFiles(inst: N8nInstall, userFolder: string, env: Node
 					intact,
 				};
 				results.push(r);
-				log(`  round ${round} ${plan.operation} ${plan.side}: ${r.nodeMs} ms, idle ${(idle / MiB).toFixed(0)} MiB, peak ${(peak / MiB).toFixed(0)} MiB (+${(r.aboveIdle / MiB).toFixed(0)}), intact ${intact}`);
+				log(`  ${mode} round ${round} ${plan.operation} ${plan.side}: ${r.nodeMs} ms, idle ${(idle / MiB).toFixed(0)} MiB, peak ${(peak / MiB).toFixed(0)} MiB (+${(r.aboveIdle / MiB).toFixed(0)}), intact ${intact}`);
 			} finally {
 				await server.stop();
 			}
 		}
 	}
-	fs.rmSync(binaryDir, { recursive: true, force: true });
+	for (const dir of binaryDirs) fs.rmSync(dir, { recursive: true, force: true });
 	fs.rmSync(dataDir, { recursive: true, force: true });
 	return results;
 }
 
-export function filesSection(rounds: FileRound[]): string[] {
-	const lines = ['## (b) Knowledge file upload and download, 256 MiB: Workplace Knowledge vs HTTP Request', ''];
+export function filesSection(rounds: FileRound[], n8nLabel: string): string[] {
+	const lines = [`## (b) Knowledge file upload and download, 256 MiB: Workplace Knowledge vs HTTP Request (${n8nLabel})`, ''];
 	lines.push(
-		'`n8n start` with the filesystem binary mode. Upload: Webhook → Read/Write Files from Disk (the 256 MiB file) → the uploading node; download: Webhook → the downloading node (binary into n8n\'s store). HTTP Request (v4.2) sends multipart/form-data with the binary field `file` and a Header Auth `x-api-key` credential; on download its response format is File. A fresh n8n per measured run: a 1 MiB warm-up run of the same path, 3 s idle, then RSS of n8n\'s main process read ("idle"), its peak reset, and the 256 MiB run. "Above idle" = peak RSS during the run − idle RSS. Time = the transfer node\'s execution time as n8n records it.',
+		'`n8n start` in each binary data mode (`N8N_DEFAULT_BINARY_DATA_MODE`). Upload: Webhook → Read/Write Files from Disk (the 256 MiB file) → the uploading node; download: Webhook → the downloading node (binary into n8n\'s store). HTTP Request (v4.2) sends multipart/form-data with the binary field `file` and a Header Auth `x-api-key` credential; on download its response format is File. A fresh n8n per measured run: a 1 MiB warm-up run of the same path, 3 s idle, then RSS of n8n\'s main process read ("idle"), its peak reset, and the 256 MiB run. "Above idle" = peak RSS during the run − idle RSS. Time = the transfer node\'s execution time as n8n records it. Intact: the simulator received the file\'s sha256 (upload); n8n serves the stored binary with the file\'s sha256 through `GET /rest/binary-data`, as the editor downloads it (download).',
 		'',
 	);
-	lines.push('| operation | node | time (ms) | MiB/s | peak RSS above idle (MiB) | idle RSS (MiB) | intact |');
-	lines.push('|---|---|---|---|---|---|---|');
-	for (const operation of ['upload', 'download'] as const) {
-		for (const side of ['workplaceKnowledge', 'httpRequest'] as const) {
-			const rs = rounds.filter((r) => r.operation === operation && r.side === side);
-			if (!rs.length) continue;
-			lines.push(
-				`| ${operation} | ${side === 'workplaceKnowledge' ? 'Workplace Knowledge' : 'HTTP Request'} | ${stat(rs.map((r) => r.nodeMs), 0)} | ${stat(rs.map((r) => BIG_FILE_BYTES / MiB / (r.nodeMs / 1000)), 0)} | ${stat(rs.map((r) => r.aboveIdle / MiB), 0)} | ${stat(rs.map((r) => r.idleRss / MiB), 0)} | ${rs.map((r) => (r.intact ? 'yes' : 'NO')).join(', ')} |`,
-			);
+	lines.push('| mode | operation | node | time (ms) | MiB/s | peak RSS above idle (MiB) | idle RSS (MiB) | intact |');
+	lines.push('|---|---|---|---|---|---|---|---|');
+	for (const mode of BINARY_MODES) {
+		for (const operation of ['upload', 'download'] as const) {
+			for (const side of ['workplaceKnowledge', 'httpRequest'] as const) {
+				const rs = rounds.filter((r) => r.mode === mode && r.operation === operation && r.side === side);
+				if (!rs.length) continue;
+				lines.push(
+					`| ${mode} | ${operation} | ${side === 'workplaceKnowledge' ? 'Workplace Knowledge' : 'HTTP Request'} | ${stat(rs.map((r) => r.nodeMs), 0)} | ${stat(rs.map((r) => BIG_FILE_BYTES / MiB / (r.nodeMs / 1000)), 0)} | ${stat(rs.map((r) => r.aboveIdle / MiB), 0)} | ${stat(rs.map((r) => r.idleRss / MiB), 0)} | ${rs.map((r) => (r.intact ? 'yes' : 'NO')).join(', ')} |`,
+				);
+			}
 		}
 	}
-	lines.push('');
-	lines.push('Notes:');
-	lines.push('- Both nodes stream in both directions, so the peak above idle is a few buffers, not the file. Workplace Knowledge reads n8n\'s binary store in 1 MiB chunks for the multipart body (HTTP Request: 64 KiB chunks through its form-data encoder), which is why its upload is faster and its peak some MiB higher.');
-	lines.push('- What limits the time: two copies of the file on one disk and two cores (n8n reads it from its store while the simulator, in the bench process, writes it to its temporary folder; on download the other way round).');
 	lines.push('');
 	return lines;
 }

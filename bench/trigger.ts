@@ -11,15 +11,21 @@ import * as path from 'node:path';
 import { createUserFolder, fetchWebhook, startN8nServer, type N8nInstall, type N8nServer } from '../scripts/lib/n8n';
 import { sleep } from '../scripts/lib/proc';
 import { messageEvent, sendWebhook, type Simulator, type WebhookDelivery } from '../simulator';
-import { log, pool, stat } from './lib';
+import { log, memoryOf, MiB, pool, resetPeak, stat } from './lib';
 
 const PACKAGE = 'n8n-nodes-workplace';
-export const DELIVERIES = 2000;
+export const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
 export const IN_FLIGHT = 20;
 
 /** Workplace Trigger at its default (1.1: received events saved on every delivery), with Batched saving, and n8n's Webhook node. */
 type Side = 'workplaceTrigger' | 'workplaceTriggerBatched' | 'webhook';
-const SIDES: Side[] = ['workplaceTrigger', 'workplaceTriggerBatched', 'webhook'];
+const ALL_SIDES: Side[] = ['workplaceTrigger', 'workplaceTriggerBatched', 'webhook'];
+/** BENCH_TRIGGER_SIDES: a comma list of sides (default all). */
+const SIDES: Side[] = process.env.BENCH_TRIGGER_SIDES
+	? ALL_SIDES.filter((side) => process.env.BENCH_TRIGGER_SIDES!.split(',').map((x) => x.trim()).includes(side))
+	: ALL_SIDES;
+/** N8N_CONCURRENCY_PRODUCTION_LIMIT of the measured n8n (BENCH_PRODUCTION_CONCURRENCY; n8n's default -1 = unlimited). BENCH_N8N_ENV: more environment for it, as a JSON object. */
+export const PRODUCTION_CONCURRENCY = process.env.BENCH_PRODUCTION_CONCURRENCY ?? '-1';
 const SIDE_NAMES: Record<Side, string> = {
 	workplaceTrigger: 'Workplace Trigger (default: saved on every delivery)',
 	workplaceTriggerBatched: 'Workplace Trigger (Remember Received Events: Batched)',
@@ -35,6 +41,10 @@ export interface TriggerRound {
 	statuses: Record<string, number>;
 	executions: number;
 	succeeded: number;
+	/** Peak RSS of n8n's process during the round, above its RSS before it. */
+	peakAboveStart: number;
+	/** Executions by status when the round ended (only when not all finished). */
+	unfinished?: Record<string, number>;
 }
 
 function workflowBody(side: Side, webhookId: string, credential: { id: string; name: string }) {
@@ -76,7 +86,7 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 	const server = await startN8nServer(inst, {
 		userFolder,
 		logLevel: 'warn',
-		env: { EXECUTIONS_DATA_PRUNE: 'false', N8N_CONCURRENCY_PRODUCTION_LIMIT: '-1' },
+		env: { EXECUTIONS_DATA_PRUNE: 'false', N8N_CONCURRENCY_PRODUCTION_LIMIT: PRODUCTION_CONCURRENCY, ...(JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>) },
 		startTimeoutMs: 180_000,
 	});
 	const results: TriggerRound[] = [];
@@ -103,6 +113,8 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 				// sender signs each body (HMAC-SHA256, hex, x-service-signature) as the platform does.
 				const deliveries: WebhookDelivery[] = Array.from({ length: DELIVERIES }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
 				const statuses: Record<string, number> = {};
+				const startRss = memoryOf(server.pid!).rss;
+				resetPeak(server.pid!);
 				const started = Date.now();
 				await pool(DELIVERIES, IN_FLIGHT, async (i) => {
 					const res = await sendWebhook(s.url, deliveries[i], { secret, timeoutMs: 120_000 });
@@ -110,7 +122,7 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 				});
 				const answerMs = Date.now() - started;
 				// Recorded: every execution counted and none still new or running.
-				const deadline = Date.now() + 300_000;
+				const deadline = Date.now() + Number(process.env.BENCH_RECORD_TIMEOUT_S ?? 300) * 1000;
 				let executions = 0;
 				let recordedMs = NaN;
 				for (;;) {
@@ -124,11 +136,22 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 					await sleep(100);
 				}
 				await sleep(1000); // nothing more arrives late
+				const peakAboveStart = memoryOf(server.pid!).peak - startRss;
 				executions = (await countExecutions(server, s.id)) - before;
 				const succeeded = (await countExecutions(server, s.id, ['success'])) - succeededBefore;
-				const r: TriggerRound = { side: s.side, answerMs, recordedMs, statuses, executions, succeeded };
+				let unfinished: Record<string, number> | undefined;
+				if (Number.isNaN(recordedMs)) {
+					unfinished = {};
+					for (const status of ['new', 'running', 'waiting', 'error', 'crashed', 'canceled']) {
+						unfinished[status] = await countExecutions(server, s.id, [status]);
+					}
+				}
+				const r: TriggerRound = { side: s.side, answerMs, recordedMs, statuses, executions, succeeded, peakAboveStart, unfinished };
 				results.push(r);
-				log(`  round ${round} ${s.side}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded)`);
+				log(
+					`  round ${round} ${s.side}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded)` +
+						`, peak RSS +${(peakAboveStart / MiB).toFixed(0)} MiB${unfinished ? `, by status ${JSON.stringify(unfinished)}` : ''}`,
+				);
 			}
 		}
 	} finally {
@@ -144,21 +167,22 @@ export function triggerSection(rounds: TriggerRound[]): string[] {
 		`\`n8n start\`, one active workflow per side holding only the trigger node, ${DELIVERIES} bot deliveries per round (one new message each, built before the clock starts, HMAC-SHA256 signed as sent), ${IN_FLIGHT} requests in flight. Workplace Trigger checks the signature and emits the message event; the Webhook node (v2, respond immediately) receives the same bodies unchecked. "Answered" = first request to last answer; "recorded" = first request until n8n's executions list holds one finished execution per delivery (polled every 100 ms through the REST API).`,
 		'',
 	);
-	lines.push('| node | answered: deliveries/s | answered (ms) | all recorded: executions/s | recorded (ms) | answers | executions (succeeded) |');
-	lines.push('|---|---|---|---|---|---|---|');
+	if (process.env.BENCH_N8N_ENV) lines.push(`n8n's environment adds: \`${process.env.BENCH_N8N_ENV}\``, '');
+	lines.push('| node | answered: deliveries/s | answered (ms) | all recorded: executions/s | recorded (ms) | peak RSS above start (MiB) | answers | executions (succeeded) |');
+	lines.push('|---|---|---|---|---|---|---|---|');
 	for (const side of SIDES) {
 		const rs = rounds.filter((r) => r.side === side);
 		if (!rs.length) continue;
 		const answers = [...new Set(rs.map((r) => Object.entries(r.statuses).map(([k, v]) => `${v}× ${k}`).join(' + ')))].join(' / ');
 		lines.push(
-			`| ${SIDE_NAMES[side]} | ${stat(rs.map((r) => DELIVERIES / (r.answerMs / 1000)), 0)} | ${stat(rs.map((r) => r.answerMs), 0)} | ${stat(rs.map((r) => DELIVERIES / (r.recordedMs / 1000)), 0)} | ${stat(rs.map((r) => r.recordedMs), 0)} | ${answers} | ${rs.map((r) => `${r.executions} (${r.succeeded})`).join(', ')} |`,
+			`| ${SIDE_NAMES[side]} | ${stat(rs.map((r) => DELIVERIES / (r.answerMs / 1000)), 0)} | ${stat(rs.map((r) => r.answerMs), 0)} | ${stat(rs.map((r) => DELIVERIES / (r.recordedMs / 1000)), 0)} | ${stat(rs.map((r) => r.recordedMs), 0)} | ${stat(rs.map((r) => r.peakAboveStart / MiB), 0)} | ${answers} | ${rs.map((r) => `${r.executions} (${r.succeeded})`).join(', ')} |`,
 		);
 	}
 	lines.push('');
 	lines.push('Notes:');
 	lines.push('- Recording is limited by n8n itself for both nodes: each execution is written to SQLite several times (created, started, finished), about 80 executions per second on this machine; answers run ahead of recording.');
 	lines.push("- Answers: Workplace Trigger reads its credential (the secret) and the workflow's static data for every delivery, checks the signature, records the event's key and answers the delivery itself; n8n then saves the static data (when it changed) before it starts the run. Version 1.1's default saves the keys of received events on every delivery that brings a new one, so each such delivery also writes the workflow row; Batched writes at most every 5 s or 500 events (version 1's default).");
-	lines.push('- Before version 1.1 the answer waited for n8n\'s save: version 1 at its default (Batched) answered 154 deliveries/s in the previous run of this bench (see git history of this file).');
+	lines.push("- Peak RSS above start: n8n's main process, its peak reset before each round. On n8n 2.41 with its default expression engine (isolated-vm, `N8N_EXPRESSION_ENGINE=vm`), every webhook request of a trigger other than the Webhook node, and every execution, starts an expression isolate; see README, Workplace Trigger, Bursts on n8n 2.x.");
 	lines.push('');
 	return lines;
 }
