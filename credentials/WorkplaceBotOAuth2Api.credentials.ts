@@ -16,11 +16,14 @@ import { noteTokenRequestFailure } from '../nodes/shared/token';
 export const BOT_ACCOUNT_FIELDS = ['baseUrl', 'clientId', 'scope'];
 
 /**
- * OAuth 2.0 client credentials for the bot API. The token is fetched by preAuthentication and
- * saved with the credential (an expirable property), so it is reused across items and
- * executions; n8n fetches a new one when it is empty or after a 401. The "Test" button is the
- * Workplace Bot node's `testBotCredential` (named by `testedBy`), so that n8n 1.x and 2.x show
- * the same message for every failure of the token request and of the lookup after it.
+ * OAuth 2.0 client credentials for the bot API. Despite its name (saved in workflows, so it stays)
+ * it does not extend n8n's generic `oAuth2Api`: there is no Connect button and no token URL field,
+ * because the platform issues tokens with the client credentials grant only. The token is
+ * fetched by preAuthentication and saved with the credential (an expirable property), so it is
+ * reused across items and executions; n8n fetches a new one when it is empty or after a 401. The
+ * "Test" button is the Workplace Bot node's `testBotCredential` (named by `testedBy`), so that
+ * n8n 1.x and 2.x show the same message for every failure of the token request and of the lookup
+ * after it.
  */
 export class WorkplaceBotOAuth2Api implements ICredentialType {
 	name = 'workplaceBotOAuth2Api';

@@ -1,7 +1,48 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { RecentSet } from './delivery';
+/** Bounded first-in-first-out set of strings. */
+class RecentSet {
+	private readonly items = new Set<string>();
+
+	constructor(private readonly limit: number) {}
+
+	has(key: string): boolean {
+		return this.items.has(key);
+	}
+
+	add(key: string): void {
+		if (this.items.has(key)) return;
+		this.items.add(key);
+		while (this.items.size > this.limit) {
+			const oldest = this.items.values().next().value as string;
+			this.items.delete(oldest);
+		}
+	}
+
+	delete(key: string): void {
+		this.items.delete(key);
+	}
+
+	/** Adds keys that are older than everything held (e.g. loaded from storage), within the limit. */
+	addOlder(keys: string[]): void {
+		const current = [...this.items];
+		this.items.clear();
+		for (const key of keys) this.items.add(key);
+		for (const key of current) {
+			this.items.delete(key);
+			this.items.add(key);
+		}
+		while (this.items.size > this.limit) {
+			const oldest = this.items.values().next().value as string;
+			this.items.delete(oldest);
+		}
+	}
+
+	toArray(): string[] {
+		return [...this.items];
+	}
+}
 
 /** How many event keys (and learned direct chats) a trigger node remembers. */
 export const RECENT_EVENT_LIMIT = 1000;

@@ -6,7 +6,6 @@
  *
  * A value without a time zone is read in the workflow's time zone. Uses Intl only, so the
  * package needs no date library at run time.
- * (Used by both Workplace Form and Workplace Task; a candidate for nodes/shared.)
  */
 
 export type ParsedDate =

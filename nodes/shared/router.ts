@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	JsonObject,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -62,10 +61,9 @@ function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 function rethrow(ctx: IExecuteFunctions, error: unknown, itemIndex: number): never {
 	if (error instanceof NodeApiError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		// Given an existing NodeApiError, the constructor hands back that same error.
-		throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+		throw error;
 	}
-	// Likewise for NodeOperationError; anything else is wrapped with the item index.
+	if (error instanceof NodeOperationError) throw error;
 	throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 

@@ -7,7 +7,7 @@
  * - installs this package into a user folder the way n8n's Community Nodes panel does;
  * - runs n8n CLI commands and starts/stops a real n8n server.
  *
- * Used by scripts/install-n8n.ts, scripts/e2e.ts and (later) the dev script.
+ * Used by scripts/install-n8n.ts, scripts/e2e.ts, scripts/dev.ts, scripts/queue-test.ts and the benchmarks.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';

@@ -379,7 +379,7 @@ function checkTemplate(c: Checker, message: Obj, path: FieldPath): void {
 	} else if (type === undefined || type === null) {
 		c.add([...at, 'type'], 'is required', describeValue(type));
 	} else {
-		c.add([...at, 'type'], 'must be one of "buttons", "carousel"', describeValue(type));
+		c.add([...at, 'type'], `must be one of ${TEMPLATE_TYPES.map((t) => `"${t}"`).join(', ')}`, describeValue(type));
 	}
 }
 
