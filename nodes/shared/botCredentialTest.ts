@@ -5,12 +5,13 @@ import {
 	credentialText,
 	displayBase,
 	displayUrl,
+	EVERY_STATUS_ANSWERS,
 	hostOf,
+	isWebAddress,
 	networkReason,
 	platformMessage,
 	redactSecrets,
 	retryAfterText,
-	TIMEOUT_MS,
 } from './credentialTest';
 
 export const BOT_BASE_URL_HINT = "It is the platform's address without a path, e.g. https://workplace.example.com.";
@@ -81,13 +82,7 @@ export async function runBotCredentialTest(
 	if (clientId.trim() === '') return fail('Enter the bot profile\'s client ID in the "Client ID" field');
 	if (clientSecret === '') return fail('Enter the bot profile\'s client secret in the "Client Secret" field');
 	const base = credentialText(data, 'baseUrl').replace(/\/+$/, '');
-	let parsedBase: URL | undefined;
-	try {
-		parsedBase = new URL(base);
-	} catch {
-		parsedBase = undefined;
-	}
-	if (!parsedBase || !/^https?:$/.test(parsedBase.protocol)) {
+	if (!isWebAddress(base)) {
 		return fail(`"Base URL" is not a web address: "${displayBase(base)}". ${BOT_BASE_URL_HINT}`);
 	}
 
@@ -100,10 +95,7 @@ export async function runBotCredentialTest(
 			headers: { accept: 'application/json' },
 			auth: { user: clientId, pass: clientSecret },
 			form: { grant_type: 'client_credentials', scope: credentialText(data, 'scope') || 'bot profile' },
-			json: true,
-			timeout: TIMEOUT_MS,
-			simple: false,
-			resolveWithFullResponse: true,
+			...EVERY_STATUS_ANSWERS,
 		})) as Answer;
 	} catch (error) {
 		return fail(botTokenFailureMessage(undefined, tokenUrl, error, ''));
@@ -125,10 +117,7 @@ export async function runBotCredentialTest(
 			uri: lookupUrl,
 			qs: { username: 'n8n-credential-test' },
 			headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-			json: true,
-			timeout: TIMEOUT_MS,
-			simple: false,
-			resolveWithFullResponse: true,
+			...EVERY_STATUS_ANSWERS,
 		})) as Answer;
 	} catch (error) {
 		return fail(

@@ -65,6 +65,18 @@ export interface Answer {
 	body: unknown;
 }
 
+/** Request options of a test: JSON, the test's timeout, and every status an answer to judge, not an error. */
+export const EVERY_STATUS_ANSWERS = { json: true, timeout: TIMEOUT_MS, simple: false, resolveWithFullResponse: true } as const;
+
+/** Whether an address field holds an http(s) URL. */
+export function isWebAddress(base: string): boolean {
+	try {
+		return /^https?:$/.test(new URL(base).protocol);
+	} catch {
+		return false;
+	}
+}
+
 /** A URL as messages show it: a user name or password typed into the address stays out. */
 export function displayUrl(url: string): string {
 	try {
@@ -160,11 +172,7 @@ async function send(request: TestRequest, probe: CredentialProbe, url: string, h
 		qs: probe.qs,
 		headers,
 		body: probe.body,
-		json: true,
-		timeout: TIMEOUT_MS,
-		// Every status is an answer to judge, not an error.
-		simple: false,
-		resolveWithFullResponse: true,
+		...EVERY_STATUS_ANSWERS,
 	})) as Answer;
 }
 
@@ -179,13 +187,7 @@ export async function runCredentialProbe(
 ): Promise<INodeCredentialTestResult> {
 	const base = probe.baseUrl.replace(/\/+$/, '');
 	const fail = (message: string) => verdict('Error', message, probe);
-	let parsedBase: URL | undefined;
-	try {
-		parsedBase = new URL(base);
-	} catch {
-		parsedBase = undefined;
-	}
-	if (!parsedBase || !/^https?:$/.test(parsedBase.protocol)) {
+	if (!isWebAddress(base)) {
 		return fail(`"${probe.urlField}" is not a web address: "${displayBase(base)}". ${probe.urlHint}`);
 	}
 	const url = `${base}${probe.path}`;
