@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { LIMITS } from './validate';
+import { LIMITS } from './spec';
 
 /**
  * The fields of one action, as the entries of an "Actions" or "Quick Replies" list.
