@@ -7,6 +7,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { workplaceRequest } from './request';
 import type { ExpirableToken } from './token';
 
 /**
@@ -52,4 +53,20 @@ export interface WorkplaceResponse<T = unknown> {
 	statusCode: number;
 	headers: IDataObject;
 	body: T;
+}
+
+/** An interface whose base address is one field of its credential (`urlField`). */
+export function apiAt(credentialType: string, urlField: string): ApiDefinition {
+	return { credentialType, baseUrl: (credentials) => String(credentials[urlField] ?? '') };
+}
+
+/** The request function of one interface: workplaceRequest with the interface filled in. */
+export function requestTo(api: ApiDefinition) {
+	return async function <T = IDataObject>(
+		ctx: RequestContext,
+		request: WorkplaceRequest,
+		itemIndex = 0,
+	): Promise<WorkplaceResponse<T>> {
+		return await workplaceRequest<T>(ctx, api, request, itemIndex);
+	};
 }
