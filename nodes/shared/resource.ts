@@ -1,11 +1,17 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationModule } from './router';
+import type { OperationModule, ResourceMap } from './router';
 
 /** The operation selector of a resource: its choices and the one selected at first. */
 export interface OperationSelector {
 	options: INodePropertyOptions[];
 	default: string;
+}
+
+/** A resource as its `actions/<resource>/index.ts` exports it. */
+export interface Resource {
+	operations: Record<string, OperationModule>;
+	description: INodeProperties[];
 }
 
 /**
@@ -17,7 +23,7 @@ export function defineResource(
 	resource: string,
 	operations: Record<string, OperationModule>,
 	{ options, default: firstOperation }: OperationSelector,
-): { operations: Record<string, OperationModule>; description: INodeProperties[] } {
+): Resource {
 	const operationSelector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -31,4 +37,9 @@ export function defineResource(
 		operations,
 		description: [operationSelector, ...Object.values(operations).flatMap((operation) => operation.description)],
 	};
+}
+
+/** The router's map from each of a node's resources to its operations. */
+export function operationsOf(resources: Record<string, Resource>): ResourceMap {
+	return Object.fromEntries(Object.entries(resources).map(([name, resource]) => [name, resource.operations]));
 }
