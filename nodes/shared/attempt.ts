@@ -1,7 +1,8 @@
-/** One attempt at a call and how to read what came back: an answer, or no answer at all. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { RequestContext, WorkplaceResponse } from './transport';
+
+/** One attempt at a call and how to read what came back: an answer, or no answer at all. */
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 

@@ -43,9 +43,9 @@ async function credentialsFor(
  * helper, base address, retries and the platform's error mapping.
  *
  * Retries: a 429 is always retried after Retry-After (the platform did not process
- * the call), bounded by the policy. A 5xx or a lost connection is retried only for
- * idempotent calls (GET, PUT, DELETE, or a POST with an Idempotency-Key): a POST that
- * may have reached the platform is never sent twice.
+ * the call), bounded by the item's retry policy, which the router hands over (retryPolicy.ts).
+ * A 5xx or a lost connection is retried only for idempotent calls (GET, PUT, DELETE, or a POST
+ * with an Idempotency-Key): a POST that may have reached the platform is never sent twice.
  * A 401 on a credential with a process-wide token (token.ts) renews the token and sends the
  * call again; a token request that fails sends nothing, so it is retried like a lost connection.
  */

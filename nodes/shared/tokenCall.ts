@@ -1,4 +1,3 @@
-/** Calls sent with a process-wide token (token.ts), and how a failed token request reads. */
 import type { ICredentialDataDecryptedObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -7,6 +6,8 @@ import { attempt } from './attempt';
 import { parseRetryAfter } from './retryPolicy';
 import type { ExpirableToken, TokenRequestFailure } from './token';
 import { sharedTokenFor, takeTokenRequestFailure } from './token';
+
+/** Calls sent with a process-wide token (token.ts), and how a failed token request reads. */
 
 export interface TokenFailure {
 	message: string;
