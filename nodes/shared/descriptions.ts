@@ -1,6 +1,6 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Resource } from './resource';
+import type { Resource, SelectorChoices } from './resource';
 
 /** The subtitle of every action node: the chosen operation and resource, e.g. "create: form". */
 export const OPERATION_SUBTITLE = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
@@ -93,7 +93,7 @@ export function returnAllOrLimit(displayOptions: INodeProperties['displayOptions
  */
 export function actionNodeProperties(
 	resources: Record<string, Resource>,
-	{ options, default: firstResource }: { options: INodePropertyOptions[]; default: string },
+	{ options, default: firstResource }: SelectorChoices,
 	requestOptions: INodeProperties = requestOptionsProperty,
 ): INodeProperties[] {
 	return [

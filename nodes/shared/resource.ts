@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { OperationModule, ResourceMap } from './router';
 
-/** The operation selector of a resource: its choices and the one selected at first. */
-export interface OperationSelector {
+/** The choices of a Resource or Operation selector, and the one selected at first. */
+export interface SelectorChoices {
 	options: INodePropertyOptions[];
 	default: string;
 }
@@ -22,7 +22,7 @@ export interface Resource {
 export function defineResource(
 	resource: string,
 	operations: Record<string, OperationModule>,
-	{ options, default: firstOperation }: OperationSelector,
+	{ options, default: firstOperation }: SelectorChoices,
 ): Resource {
 	const operationSelector: INodeProperties = {
 		displayName: 'Operation',
