@@ -12,6 +12,8 @@ import { BOT_BASE_URL_HINT, botTokenFailureMessage } from '../nodes/shared/botCr
 import { displayUrl, platformMessage, redactSecrets, TIMEOUT_MS } from '../nodes/shared/credentialTest';
 import { noteTokenRequestFailure } from '../nodes/shared/token';
 
+import { baseUrlProperty, secretProperty } from './properties';
+
 /** The fields that identify a bot account: one access token per account and n8n process. */
 export const BOT_ACCOUNT_FIELDS = ['baseUrl', 'clientId', 'scope'];
 
@@ -35,15 +37,7 @@ export class WorkplaceBotOAuth2Api implements ICredentialType {
 	documentationUrl = 'https://github.com/workplace-n8n/n8n-nodes-workplace#workplace-bot-oauth2-api';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com',
-			description: 'Address of the platform; the token comes from {Base URL}/oauth/token',
-		},
+		baseUrlProperty('Address of the platform; the token comes from {Base URL}/oauth/token'),
 		{
 			displayName: 'Client ID',
 			name: 'clientId',
@@ -52,15 +46,7 @@ export class WorkplaceBotOAuth2Api implements ICredentialType {
 			required: true,
 			description: "The bot profile's client ID",
 		},
-		{
-			displayName: 'Client Secret',
-			name: 'clientSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description: "The bot profile's client secret",
-		},
+		secretProperty('Client Secret', 'clientSecret', "The bot profile's client secret"),
 		{
 			displayName: 'Scope',
 			name: 'scope',

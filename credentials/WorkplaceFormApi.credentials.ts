@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, secretProperty, testNotice } from './properties';
+
 /**
  * The form API: an API key (X-API-Key) plus a token naming the user or session (X-API-Token),
  * with JSON accept and content-type headers on every call. Its "Test" button is the Workplace
@@ -20,41 +22,16 @@ export class WorkplaceFormApi implements ICredentialType {
 	documentationUrl = 'https://github.com/workplace-n8n/n8n-nodes-workplace#workplace-form-api';
 
 	properties: INodeProperties[] = [
-		{
-			displayName:
-				'The form API has no read-only call, so "Test" sends POST /v1/forms with a body that cannot be a form (no name, subject, sender, recipients, fields or status; values outside the documented limits). The platform refuses it and nothing is created; the same request with a made-up key must then get 401, which shows the key and token were checked.',
-			name: 'testNotice',
-			type: 'notice',
-			default: '',
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com',
-			description: 'Address of the platform; forms are created at {Base URL}/v1/forms',
-		},
-		{
-			displayName: 'API Key',
-			name: 'apiKey',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description: 'Sent in the X-API-Key header',
-		},
-		{
-			displayName: 'User or Session Token',
-			name: 'token',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description:
-				'Sent in the X-API-Token header; identifies the user or session on whose behalf forms are created',
-		},
+		testNotice(
+			'The form API has no read-only call, so "Test" sends POST /v1/forms with a body that cannot be a form (no name, subject, sender, recipients, fields or status; values outside the documented limits). The platform refuses it and nothing is created; the same request with a made-up key must then get 401, which shows the key and token were checked.',
+		),
+		baseUrlProperty('Address of the platform; forms are created at {Base URL}/v1/forms'),
+		secretProperty('API Key', 'apiKey', 'Sent in the X-API-Key header'),
+		secretProperty(
+			'User or Session Token',
+			'token',
+			'Sent in the X-API-Token header; identifies the user or session on whose behalf forms are created',
+		),
 	];
 
 	authenticate: IAuthenticateGeneric = {

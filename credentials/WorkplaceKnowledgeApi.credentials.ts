@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { addressProperty, secretProperty } from './properties';
+
 /**
  * The knowledge API: a key in the x-api-key header. Its "Test" button is the Workplace Knowledge
  * node's `testKnowledgeCredential` (nodes/WorkplaceKnowledge/transport.ts): GET /knowledge with
@@ -20,25 +22,17 @@ export class WorkplaceKnowledgeApi implements ICredentialType {
 	documentationUrl = 'https://github.com/workplace-n8n/n8n-nodes-workplace#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Knowledge URL',
-			name: 'knowledgeUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com/api/v1',
-			description: 'Address of the knowledge API, including its /api/v1 path prefix',
-		},
-		{
-			displayName: 'API Key',
-			name: 'apiKey',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description:
-				'Key sent in the x-api-key header. The platform also checks that n8n calls from an allowed address.',
-		},
+		addressProperty(
+			'Knowledge URL',
+			'knowledgeUrl',
+			'https://workplace.example.com/api/v1',
+			'Address of the knowledge API, including its /api/v1 path prefix',
+		),
+		secretProperty(
+			'API Key',
+			'apiKey',
+			'Key sent in the x-api-key header. The platform also checks that n8n calls from an allowed address.',
+		),
 	];
 
 	authenticate: IAuthenticateGeneric = {

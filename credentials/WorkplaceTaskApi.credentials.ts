@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { baseUrlProperty, secretProperty, testNotice } from './properties';
+
 /**
  * The task API: a JWT sent as `Authorization: Bearer <JWT>`, with a JSON content type. Its "Test"
  * button is the Workplace Task node's `testTaskCredential` (nodes/WorkplaceTask/transport.ts),
@@ -20,31 +22,15 @@ export class WorkplaceTaskApi implements ICredentialType {
 	documentationUrl = 'https://github.com/workplace-n8n/n8n-nodes-workplace#workplace-task-api';
 
 	properties: INodeProperties[] = [
-		{
-			displayName:
-				'The task API has no read-only call, so "Test" sends POST /api/v1/task-projects/tasks with a body that cannot be a task (no title; priority, due date and checklist of the wrong types). The platform refuses it and nothing is created; the same request with a made-up JWT must then get 401. A rejected token (401), a token without permission to create tasks (403) or a wrong Base URL fails the test.',
-			name: 'testNotice',
-			type: 'notice',
-			default: '',
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://workplace.example.com',
-			description: 'Address of the platform; tasks are created at {Base URL}/api/v1/task-projects/tasks',
-		},
-		{
-			displayName: 'JWT',
-			name: 'token',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description: "The JSON Web Token, sent in the Authorization header as a Bearer token (a leading \"Bearer \" is removed)",
-		},
+		testNotice(
+			'The task API has no read-only call, so "Test" sends POST /api/v1/task-projects/tasks with a body that cannot be a task (no title; priority, due date and checklist of the wrong types). The platform refuses it and nothing is created; the same request with a made-up JWT must then get 401. A rejected token (401), a token without permission to create tasks (403) or a wrong Base URL fails the test.',
+		),
+		baseUrlProperty('Address of the platform; tasks are created at {Base URL}/api/v1/task-projects/tasks'),
+		secretProperty(
+			'JWT',
+			'token',
+			'The JSON Web Token, sent in the Authorization header as a Bearer token (a leading "Bearer " is removed)',
+		),
 	];
 
 	authenticate: IAuthenticateGeneric = {

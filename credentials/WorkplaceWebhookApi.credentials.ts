@@ -1,5 +1,7 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { secretProperty } from './properties';
+
 /**
  * The secret the platform signs webhook deliveries with (X-Service-Signature, HMAC-SHA256 of
  * the raw body). It is never sent anywhere, so there is no request to test it with: the
@@ -16,15 +18,10 @@ export class WorkplaceWebhookApi implements ICredentialType {
 	documentationUrl = 'https://github.com/workplace-n8n/n8n-nodes-workplace#workplace-webhook-api';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Secret',
-			name: 'secret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description:
-				"The secret configured for the webhook in the platform's bot or webhook settings. Deliveries whose X-Service-Signature does not match it are refused (HTTP 401).",
-		},
+		secretProperty(
+			'Secret',
+			'secret',
+			"The secret configured for the webhook in the platform's bot or webhook settings. Deliveries whose X-Service-Signature does not match it are refused (HTTP 401).",
+		),
 	];
 }

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptionsWithConcurrency } from '../shared/descriptions';
-import type { ResourceMap } from '../shared/router';
+import { actionNodeProperties, OPERATION_SUBTITLE, requestOptionsWithConcurrency } from '../shared/descriptions';
+import { operationsOf } from '../shared/resource';
 import { routeOperations } from '../shared/router';
 import * as directMessage from './actions/directMessage';
 import * as group from './actions/group';
@@ -17,14 +17,7 @@ import * as message from './actions/message';
 import * as user from './actions/user';
 import { testBotCredential } from './transport';
 
-const resources: ResourceMap = {
-	directMessage: directMessage.operations,
-	groupMessage: groupMessage.operations,
-	message: message.operations,
-	group: group.operations,
-	user: user.operations,
-	image: image.operations,
-};
+const resources = { directMessage, groupMessage, message, group, user, image };
 
 export class WorkplaceBot implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,7 +26,7 @@ export class WorkplaceBot implements INodeType {
 		icon: { light: 'file:workplaceBot.svg', dark: 'file:workplaceBot.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: OPERATION_SUBTITLE,
 		description:
 			'Send messages as a Workplace bot to users, groups and topics (text, pictures, files, buttons, carousels, quick replies), create groups and topics, and look up users',
 		defaults: { name: 'Workplace Bot' },
@@ -41,12 +34,9 @@ export class WorkplaceBot implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'workplaceBotOAuth2Api', required: true, testedBy: 'testBotCredential' }],
-		properties: [
+		properties: actionNodeProperties(
+			resources,
 			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
 				options: [
 					{
 						name: 'Direct Message',
@@ -82,14 +72,8 @@ export class WorkplaceBot implements INodeType {
 				],
 				default: 'directMessage',
 			},
-			...directMessage.description,
-			...groupMessage.description,
-			...message.description,
-			...group.description,
-			...user.description,
-			...image.description,
 			requestOptionsWithConcurrency,
-		],
+		),
 	};
 
 	methods = {
@@ -98,6 +82,6 @@ export class WorkplaceBot implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { concurrency = 5 } = this.getNodeParameter('requestOptions', 0, {}) as { concurrency?: number };
-		return await routeOperations.call(this, resources, { concurrency });
+		return await routeOperations.call(this, operationsOf(resources), { concurrency });
 	}
 }

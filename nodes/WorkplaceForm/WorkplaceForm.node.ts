@@ -6,10 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptionsProperty } from '../shared/descriptions';
+import { actionNodeProperties, OPERATION_SUBTITLE } from '../shared/descriptions';
+import { operationsOf } from '../shared/resource';
 import { routeOperations } from '../shared/router';
 import * as form from './actions/form';
 import { testFormCredential } from './transport';
+
+const resources = { form };
 
 export class WorkplaceForm implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,7 +21,7 @@ export class WorkplaceForm implements INodeType {
 		icon: { light: 'file:workplaceForm.svg', dark: 'file:workplaceForm.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: OPERATION_SUBTITLE,
 		description:
 			'Create Workplace forms that collect input from people: text inputs, choices and approve/reject actions, with optional approval in stages',
 		defaults: { name: 'Workplace Form' },
@@ -26,12 +29,9 @@ export class WorkplaceForm implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'workplaceFormApi', required: true, testedBy: 'testFormCredential' }],
-		properties: [
+		properties: actionNodeProperties(
+			resources,
 			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
 				options: [
 					{
 						name: 'Form',
@@ -41,9 +41,7 @@ export class WorkplaceForm implements INodeType {
 				],
 				default: 'form',
 			},
-			...form.description,
-			requestOptionsProperty,
-		],
+		),
 	};
 
 	methods = {
@@ -51,6 +49,6 @@ export class WorkplaceForm implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperations.call(this, { form: form.operations });
+		return await routeOperations.call(this, operationsOf(resources));
 	}
 }

@@ -1,31 +1,16 @@
-import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	IDataObject,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { credentialText, madeUpCredential, runCredentialProbe } from '../shared/credentialTest';
-
-import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from '../shared/transport';
-import { workplaceRequest } from '../shared/transport';
+import { credentialText, madeUpCredential } from '../shared/credentialTest';
+import { credentialTestMethod, refusedCreate } from '../shared/credentialTestMethod';
+import { apiAt, requestTo } from '../shared/transport';
 
 /**
  * The form API under {base_url}. Creating a form is a POST without an idempotency key, so the
  * shared transport retries it only after a 429 (not processed), never after a 5xx.
  */
-export const FORM_API: ApiDefinition = {
-	credentialType: 'workplaceFormApi',
-	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
-};
+export const FORM_API = apiAt('workplaceFormApi', 'baseUrl');
 
-export async function formRequest<T = IDataObject>(
-	ctx: RequestContext,
-	request: WorkplaceRequest,
-	itemIndex = 0,
-): Promise<WorkplaceResponse<T>> {
-	return await workplaceRequest<T>(ctx, FORM_API, request, itemIndex);
-}
+export const formRequest = requestTo(FORM_API);
 
 /**
  * The body of the credential test's POST /v1/forms. The form API has no read-only call, so the
@@ -45,19 +30,16 @@ export const FORM_TEST_BODY: IDataObject = {
  * token the platform refuses the body (400 or 422); the same request with a made-up key and token
  * must then be refused with 401 or 403, which shows the platform checks them before the body.
  */
-export async function testFormCredential(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const apiKey = credentialText(credential.data, 'apiKey');
-	const token = credentialText(credential.data, 'token');
-	if (apiKey.trim() === '') return { status: 'Error', message: 'Enter the API key in the "API Key" field' };
-	if (token.trim() === '') return { status: 'Error', message: 'Enter the token in the "User or Session Token" field' };
+export const testFormCredential = credentialTestMethod((data) => {
+	const apiKey = credentialText(data, 'apiKey');
+	const token = credentialText(data, 'token');
+	if (apiKey.trim() === '') return 'Enter the API key in the "API Key" field';
+	if (token.trim() === '') return 'Enter the token in the "User or Session Token" field';
 	const json = { accept: 'application/json', 'content-type': 'application/json' };
-	return await runCredentialProbe(this.helpers, {
+	return {
 		api: 'form API',
 		method: 'POST',
-		baseUrl: credentialText(credential.data, 'baseUrl'),
+		baseUrl: credentialText(data, 'baseUrl'),
 		urlField: 'Base URL',
 		urlHint: "It is the platform's address without /v1, e.g. https://workplace.example.com.",
 		path: '/v1/forms',
@@ -68,10 +50,9 @@ export async function testFormCredential(
 		secretFields: 'the "API Key" and "User or Session Token" fields',
 		forbiddenHint: 'the API key or token may not create forms',
 		secrets: [apiKey, token],
-		invalidBody: {
-			statuses: [400, 422],
-			what: 'the test form, which is invalid on purpose',
-			controlHeaders: { 'X-API-Key': madeUpCredential(), 'X-API-Token': madeUpCredential() },
-		},
-	});
-}
+		invalidBody: refusedCreate('the test form, which is invalid on purpose', {
+			'X-API-Key': madeUpCredential(),
+			'X-API-Token': madeUpCredential(),
+		}),
+	};
+});

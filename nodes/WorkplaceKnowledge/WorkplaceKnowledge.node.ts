@@ -6,12 +6,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptionsProperty } from '../shared/descriptions';
+import { actionNodeProperties, OPERATION_SUBTITLE } from '../shared/descriptions';
+import { operationsOf } from '../shared/resource';
 import { routeOperations } from '../shared/router';
 import * as file from './actions/file';
 import * as knowledgeBase from './actions/knowledgeBase';
 import { searchFiles, searchKnowledgeBases } from './methods/listSearch';
 import { testKnowledgeCredential } from './transport';
+
+const resources = { knowledgeBase, file };
 
 export class WorkplaceKnowledge implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +23,7 @@ export class WorkplaceKnowledge implements INodeType {
 		icon: { light: 'file:workplaceKnowledge.svg', dark: 'file:workplaceKnowledge.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: OPERATION_SUBTITLE,
 		description:
 			'Create, read, update and delete knowledge bases of the Workplace platform, and upload, download, replace and delete their files',
 		defaults: { name: 'Workplace Knowledge' },
@@ -28,12 +31,9 @@ export class WorkplaceKnowledge implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'workplaceKnowledgeApi', required: true, testedBy: 'testKnowledgeCredential' }],
-		properties: [
+		properties: actionNodeProperties(
+			resources,
 			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
 				options: [
 					{
 						name: 'Knowledge Base',
@@ -48,10 +48,7 @@ export class WorkplaceKnowledge implements INodeType {
 				],
 				default: 'knowledgeBase',
 			},
-			...knowledgeBase.description,
-			...file.description,
-			requestOptionsProperty,
-		],
+		),
 	};
 
 	methods = {
@@ -60,9 +57,6 @@ export class WorkplaceKnowledge implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperations.call(this, {
-			knowledgeBase: knowledgeBase.operations,
-			file: file.operations,
-		});
+		return await routeOperations.call(this, operationsOf(resources));
 	}
 }

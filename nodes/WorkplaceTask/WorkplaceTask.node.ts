@@ -6,10 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptionsProperty } from '../shared/descriptions';
+import { actionNodeProperties, OPERATION_SUBTITLE } from '../shared/descriptions';
+import { operationsOf } from '../shared/resource';
 import { routeOperations } from '../shared/router';
 import * as task from './actions/task';
 import { testTaskCredential } from './transport';
+
+const resources = { task };
 
 export class WorkplaceTask implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,7 +21,7 @@ export class WorkplaceTask implements INodeType {
 		icon: { light: 'file:workplaceTask.svg', dark: 'file:workplaceTask.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: OPERATION_SUBTITLE,
 		description:
 			'Create tasks in a Workplace task project: title, description, priority, due date, assignee, checklist, and subtasks of a parent task or topic',
 		defaults: { name: 'Workplace Task' },
@@ -26,12 +29,9 @@ export class WorkplaceTask implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'workplaceTaskApi', required: true, testedBy: 'testTaskCredential' }],
-		properties: [
+		properties: actionNodeProperties(
+			resources,
 			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
 				options: [
 					{
 						name: 'Task',
@@ -41,9 +41,7 @@ export class WorkplaceTask implements INodeType {
 				],
 				default: 'task',
 			},
-			...task.description,
-			requestOptionsProperty,
-		],
+		),
 	};
 
 	methods = {
@@ -51,6 +49,6 @@ export class WorkplaceTask implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeOperations.call(this, { task: task.operations });
+		return await routeOperations.call(this, operationsOf(resources));
 	}
 }

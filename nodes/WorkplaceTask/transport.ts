@@ -1,19 +1,13 @@
-import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	IDataObject,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { credentialText, madeUpCredential, runCredentialProbe } from '../shared/credentialTest';
+import { credentialText, madeUpCredential } from '../shared/credentialTest';
+import { credentialTestMethod, refusedCreate } from '../shared/credentialTestMethod';
+import type { RequestContext, WorkplaceResponse } from '../shared/transport';
+import { apiAt, requestTo } from '../shared/transport';
 
-import type { ApiDefinition, RequestContext, WorkplaceResponse } from '../shared/transport';
-import { workplaceRequest } from '../shared/transport';
+export const TASK_API = apiAt('workplaceTaskApi', 'baseUrl');
 
-export const TASK_API: ApiDefinition = {
-	credentialType: 'workplaceTaskApi',
-	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
-};
+const taskRequest = requestTo(TASK_API);
 
 export const TASKS_PATH = '/api/v1/task-projects/tasks';
 
@@ -28,12 +22,7 @@ export async function createTaskRequest(
 	idempotencyKey: string,
 	itemIndex: number,
 ): Promise<WorkplaceResponse<IDataObject>> {
-	return await workplaceRequest<IDataObject>(
-		ctx,
-		TASK_API,
-		{ method: 'POST', path: TASKS_PATH, body, idempotencyKey },
-		itemIndex,
-	);
+	return await taskRequest(ctx, { method: 'POST', path: TASKS_PATH, body, idempotencyKey }, itemIndex);
 }
 
 /**
@@ -60,18 +49,15 @@ export function taskJwt(token: string): string {
  * body (422 or 400); the same request with a made-up JWT must then be refused with 401 or 403,
  * which shows the platform checks the token before the body.
  */
-export async function testTaskCredential(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const raw = credentialText(credential.data, 'token');
+export const testTaskCredential = credentialTestMethod((data) => {
+	const raw = credentialText(data, 'token');
 	const jwt = taskJwt(raw);
-	if (jwt === '') return { status: 'Error', message: 'Enter the JSON Web Token in the "JWT" field' };
+	if (jwt === '') return 'Enter the JSON Web Token in the "JWT" field';
 	const json = { accept: 'application/json', 'Content-Type': 'application/json' };
-	return await runCredentialProbe(this.helpers, {
+	return {
 		api: 'task API',
 		method: 'POST',
-		baseUrl: credentialText(credential.data, 'baseUrl'),
+		baseUrl: credentialText(data, 'baseUrl'),
 		urlField: 'Base URL',
 		urlHint: "It is the platform's address without /api/v1, e.g. https://workplace.example.com.",
 		path: TASKS_PATH,
@@ -82,10 +68,8 @@ export async function testTaskCredential(
 		secretFields: 'the "JWT" field',
 		forbiddenHint: 'the JWT is valid but lacks the scope or role needed to create tasks',
 		secrets: [raw, jwt],
-		invalidBody: {
-			statuses: [400, 422],
-			what: 'the test task, which is invalid on purpose',
-			controlHeaders: { Authorization: `Bearer ${madeUpCredential()}` },
-		},
-	});
-}
+		invalidBody: refusedCreate('the test task, which is invalid on purpose', {
+			Authorization: `Bearer ${madeUpCredential()}`,
+		}),
+	};
+});

@@ -1,5 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Resource, SelectorChoices } from './resource';
+
+/** The subtitle of every action node: the chosen operation and resource, e.g. "create: form". */
+export const OPERATION_SUBTITLE = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
+
 /** "Request Options", shown on every operation of every action node. Defaults match DEFAULT_RETRY_POLICY. */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
@@ -79,5 +84,28 @@ export function returnAllOrLimit(displayOptions: INodeProperties['displayOptions
 			default: 50,
 			description: 'Max number of results to return',
 		},
+	];
+}
+
+/**
+ * An action node's properties: the "Resource" selector, each resource's operation selector and
+ * fields in the order of `resources`, then `requestOptions`.
+ */
+export function actionNodeProperties(
+	resources: Record<string, Resource>,
+	{ options, default: firstResource }: SelectorChoices,
+	requestOptions: INodeProperties = requestOptionsProperty,
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options,
+			default: firstResource,
+		},
+		...Object.values(resources).flatMap((resource) => resource.description),
+		requestOptions,
 	];
 }

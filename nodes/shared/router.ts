@@ -6,6 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { handRetryPolicy, readRetryPolicy } from './retryPolicy';
+
 /** What an operation returns for one input item: records, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
 
@@ -81,7 +83,7 @@ function moduleFor(ctx: IExecuteFunctions, resources: ResourceMap, itemIndex: nu
 	return module;
 }
 
-/** Runs one item: its output items, or its error item under Continue On Fail. */
+/** Runs one item with its retry policy: its output items, or its error item under Continue On Fail. */
 async function runItem(
 	ctx: IExecuteFunctions,
 	resources: ResourceMap,
@@ -89,6 +91,8 @@ async function runItem(
 ): Promise<INodeExecutionData[]> {
 	try {
 		const module = moduleFor(ctx, resources, itemIndex);
+		// The transport retries this item's calls as its "Request Options" say.
+		handRetryPolicy(ctx, itemIndex, readRetryPolicy(ctx, itemIndex));
 		return toItems(await module.execute.call(ctx, itemIndex), itemIndex);
 	} catch (error) {
 		if (ctx.continueOnFail()) return [errorItem(error as Error, itemIndex)];

@@ -1,42 +1,28 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../../../shared/router';
+import { defineResource } from '../../../shared/resource';
 import * as create from './create.operation';
 import * as createTopic from './createTopic.operation';
 import * as getMemberInfo from './getMemberInfo.operation';
 
-export const operations: Record<string, OperationModule> = { create, createTopic, getMemberInfo };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['group'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a group chat with members and an optional group picture',
-				action: 'Create a group chat',
-			},
-			{
-				name: 'Create Topic',
-				value: 'createTopic',
-				description: 'Create a topic (a sub-thread) in a group chat',
-				action: 'Create a topic in a group',
-			},
-			{
-				name: 'Get Member Info',
-				value: 'getMemberInfo',
-				description: 'Get name, avatar and admin flag of a member of a group; both the user and the bot must be in the group',
-				action: 'Get info on a group member',
-			},
-		],
-		default: 'create',
-	},
-	...create.description,
-	...createTopic.description,
-	...getMemberInfo.description,
-];
+export const { operations, description } = defineResource('group', { create, createTopic, getMemberInfo }, {
+	options: [
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a group chat with members and an optional group picture',
+			action: 'Create a group chat',
+		},
+		{
+			name: 'Create Topic',
+			value: 'createTopic',
+			description: 'Create a topic (a sub-thread) in a group chat',
+			action: 'Create a topic in a group',
+		},
+		{
+			name: 'Get Member Info',
+			value: 'getMemberInfo',
+			description: 'Get name, avatar and admin flag of a member of a group; both the user and the bot must be in the group',
+			action: 'Get info on a group member',
+		},
+	],
+	default: 'create',
+});

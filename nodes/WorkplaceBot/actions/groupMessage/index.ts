@@ -1,42 +1,28 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../../../shared/router';
+import { defineResource } from '../../../shared/resource';
 import * as sendFile from './sendFile.operation';
 import * as sendPicture from './sendPicture.operation';
 import * as sendText from './sendText.operation';
 
-export const operations: Record<string, OperationModule> = { sendText, sendPicture, sendFile };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['groupMessage'] } },
-		options: [
-			{
-				name: 'Send File',
-				value: 'sendFile',
-				description: "Send a file to a group's main chat",
-				action: 'Send a file to a group',
-			},
-			{
-				name: 'Send Picture',
-				value: 'sendPicture',
-				description: "Send a picture with an optional caption to a group's main chat or one of its topics",
-				action: 'Send a picture to a group',
-			},
-			{
-				name: 'Send Text',
-				value: 'sendText',
-				description: "Send a text message to a group's main chat or one of its topics",
-				action: 'Send a text message to a group',
-			},
-		],
-		default: 'sendText',
-	},
-	...sendText.description,
-	...sendPicture.description,
-	...sendFile.description,
-];
+export const { operations, description } = defineResource('groupMessage', { sendText, sendPicture, sendFile }, {
+	options: [
+		{
+			name: 'Send File',
+			value: 'sendFile',
+			description: "Send a file to a group's main chat",
+			action: 'Send a file to a group',
+		},
+		{
+			name: 'Send Picture',
+			value: 'sendPicture',
+			description: "Send a picture with an optional caption to a group's main chat or one of its topics",
+			action: 'Send a picture to a group',
+		},
+		{
+			name: 'Send Text',
+			value: 'sendText',
+			description: "Send a text message to a group's main chat or one of its topics",
+			action: 'Send a text message to a group',
+		},
+	],
+	default: 'sendText',
+});

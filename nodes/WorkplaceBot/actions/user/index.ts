@@ -1,35 +1,22 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../../../shared/router';
+import { defineResource } from '../../../shared/resource';
 import * as getByUsername from './getByUsername.operation';
 import * as getDirectChat from './getDirectChat.operation';
 
-export const operations: Record<string, OperationModule> = { getByUsername, getDirectChat };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['user'] } },
-		options: [
-			{
-				name: 'Get by Username',
-				value: 'getByUsername',
-				description: 'Look up a user (ID, name, email, position) by username; outputs nothing when no user has it',
-				action: 'Get a user by username',
-			},
-			{
-				name: 'Get Direct Chat',
-				value: 'getDirectChat',
-				description:
-					'Get the group ID (gid) and thread ID (tid) of the direct chat between the bot and a user, creating it when missing; use them with Message > Send to Thread',
-				action: 'Get or create the direct chat with a user',
-			},
-		],
-		default: 'getByUsername',
-	},
-	...getByUsername.description,
-	...getDirectChat.description,
-];
+export const { operations, description } = defineResource('user', { getByUsername, getDirectChat }, {
+	options: [
+		{
+			name: 'Get by Username',
+			value: 'getByUsername',
+			description: 'Look up a user (ID, name, email, position) by username; outputs nothing when no user has it',
+			action: 'Get a user by username',
+		},
+		{
+			name: 'Get Direct Chat',
+			value: 'getDirectChat',
+			description:
+				'Get the group ID (gid) and thread ID (tid) of the direct chat between the bot and a user, creating it when missing; use them with Message > Send to Thread',
+			action: 'Get or create the direct chat with a user',
+		},
+	],
+	default: 'getByUsername',
+});

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../../../shared/router';
+import { defineResource } from '../../../shared/resource';
 import * as del from './delete.operation';
 import * as download from './download.operation';
 import * as get from './get.operation';
@@ -8,66 +6,44 @@ import * as getAll from './getAll.operation';
 import * as replace from './replace.operation';
 import * as upload from './upload.operation';
 
-export const operations: Record<string, OperationModule> = {
-	upload,
-	get,
-	getAll,
-	replace,
-	delete: del,
-	download,
-};
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['file'] } },
-		options: [
-			{
-				name: 'Delete',
-				value: 'delete',
-				description: 'Delete a file from a knowledge base',
-				action: 'Delete a file',
-			},
-			{
-				name: 'Download',
-				value: 'download',
-				description: 'Download the content of a file into a binary field',
-				action: 'Download a file',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get the details of one file in a knowledge base',
-				action: 'Get a file',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'Get many files of a knowledge base, up to a limit or every one (Return All)',
-				action: 'Get many files',
-			},
-			{
-				name: 'Replace',
-				value: 'replace',
-				description: 'Replace the content of a file with a binary file from the input item',
-				action: 'Replace a file',
-			},
-			{
-				name: 'Upload',
-				value: 'upload',
-				description: 'Upload a binary file from the input item into a knowledge base',
-				action: 'Upload a file',
-			},
-		],
-		default: 'upload',
-	},
-	...upload.description,
-	...get.description,
-	...getAll.description,
-	...replace.description,
-	...del.description,
-	...download.description,
-];
+export const { operations, description } = defineResource('file', { upload, get, getAll, replace, delete: del, download }, {
+	options: [
+		{
+			name: 'Delete',
+			value: 'delete',
+			description: 'Delete a file from a knowledge base',
+			action: 'Delete a file',
+		},
+		{
+			name: 'Download',
+			value: 'download',
+			description: 'Download the content of a file into a binary field',
+			action: 'Download a file',
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get the details of one file in a knowledge base',
+			action: 'Get a file',
+		},
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'Get many files of a knowledge base, up to a limit or every one (Return All)',
+			action: 'Get many files',
+		},
+		{
+			name: 'Replace',
+			value: 'replace',
+			description: 'Replace the content of a file with a binary file from the input item',
+			action: 'Replace a file',
+		},
+		{
+			name: 'Upload',
+			value: 'upload',
+			description: 'Upload a binary file from the input item into a knowledge base',
+			action: 'Upload a file',
+		},
+	],
+	default: 'upload',
+});

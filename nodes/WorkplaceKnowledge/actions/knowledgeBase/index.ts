@@ -1,64 +1,42 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../../../shared/router';
+import { defineResource } from '../../../shared/resource';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export const operations: Record<string, OperationModule> = {
-	create,
-	get,
-	getAll,
-	update,
-	delete: del,
-};
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['knowledgeBase'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a knowledge base with a name and optional description',
-				action: 'Create a knowledge base',
-			},
-			{
-				name: 'Delete',
-				value: 'delete',
-				description: 'Delete a knowledge base by its ID, with all its files',
-				action: 'Delete a knowledge base',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get one knowledge base by its ID',
-				action: 'Get a knowledge base',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'Get many knowledge bases, up to a limit or every one (Return All)',
-				action: 'Get many knowledge bases',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Change the name, description or other fields of a knowledge base',
-				action: 'Update a knowledge base',
-			},
-		],
-		default: 'getAll',
-	},
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...del.description,
-];
+export const { operations, description } = defineResource('knowledgeBase', { create, get, getAll, update, delete: del }, {
+	options: [
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a knowledge base with a name and optional description',
+			action: 'Create a knowledge base',
+		},
+		{
+			name: 'Delete',
+			value: 'delete',
+			description: 'Delete a knowledge base by its ID, with all its files',
+			action: 'Delete a knowledge base',
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get one knowledge base by its ID',
+			action: 'Get a knowledge base',
+		},
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'Get many knowledge bases, up to a limit or every one (Return All)',
+			action: 'Get many knowledge bases',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Change the name, description or other fields of a knowledge base',
+			action: 'Update a knowledge base',
+		},
+	],
+	default: 'getAll',
+});

@@ -1,0 +1,58 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+export interface RetryPolicy {
+	/** How many times a 429 answer is waited out and retried. */
+	maxRateLimitRetries: number;
+	/** Longest Retry-After honoured; a longer one fails at once instead of stalling the workflow. */
+	maxRetryWaitSeconds: number;
+	/** Retries of idempotent calls (GET, PUT, DELETE) after a 5xx or a lost connection. */
+	maxServerErrorRetries: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxRateLimitRetries: 3,
+	maxRetryWaitSeconds: 60,
+	maxServerErrorRetries: 2,
+};
+
+/** The node's "Request Options" for one item, over the defaults. */
+export function readRetryPolicy(ctx: IExecuteFunctions, itemIndex: number): RetryPolicy {
+	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as Partial<RetryPolicy>;
+	return { ...DEFAULT_RETRY_POLICY, ...options };
+}
+
+/**
+ * Policies the router handed over, per node run and item: operations pass only their item
+ * index to the transport, so the policy travels beside the call instead of through every
+ * operation's arguments.
+ */
+const handedPolicies = new WeakMap<object, Map<number, RetryPolicy>>();
+
+/** Called by the router before an item's operation runs. */
+export function handRetryPolicy(ctx: object, itemIndex: number, policy: RetryPolicy): void {
+	let perItem = handedPolicies.get(ctx);
+	if (!perItem) {
+		perItem = new Map();
+		handedPolicies.set(ctx, perItem);
+	}
+	perItem.set(itemIndex, policy);
+}
+
+/** The policy the router handed over for this item; the defaults for load-options and webhook calls. */
+export function getRetryPolicy(ctx: object, itemIndex: number): RetryPolicy {
+	return handedPolicies.get(ctx)?.get(itemIndex) ?? DEFAULT_RETRY_POLICY;
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const text = String(value).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(parseFloat(text) * 1000);
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The wait before a retry the platform gave no Retry-After for. */
+export function backoffMs(attempt: number): number {
+	return Math.min(500 * 2 ** attempt, 8000);
+}
