@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { UploadSource } from '../../../shared/binary';
 import { buildMultipart, getUploadSource } from '../../../shared/binary';
 import { invalidInput, requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
+import { botRequest } from '../../../shared/botApi';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { responseToBinary } from '../../../shared/binary';
+import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/botApi';
 import { requireResourceId, requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['image'], operation: ['download'] } },
@@ -21,11 +20,7 @@ export const description = updateDisplayOptions(
 			displayName: 'Size',
 			name: 'size',
 			type: 'options',
-			options: [
-				{ name: 'Small', value: 'small' },
-				{ name: 'Medium', value: 'medium' },
-				{ name: 'Large', value: 'large' },
-			],
+			options: PICTURE_SIZE_OPTIONS,
 			default: 'medium',
 		},
 		{
@@ -43,12 +38,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const pictureId = requireResourceId(this, itemIndex, 'pictureId', 'Picture ID');
 	const size = this.getNodeParameter('size', itemIndex, 'medium') as string;
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
-	const response = await botRequest<never>(
+	const binary = await downloadPicture(
 		this,
-		{ method: 'GET', path: `/file/image/${pictureId}`, qs: { size }, stream: true },
+		decodeURIComponent(pictureId),
+		size,
+		`${decodeURIComponent(pictureId)}-${size}`,
 		itemIndex,
 	);
-	const binary = await responseToBinary(this, response, `${decodeURIComponent(pictureId)}-${size}`);
 	const input = this.getInputData()[itemIndex];
 	return [
 		{
