@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { requireId } from '../../../shared/validation';
 import { botRequest } from '../../../shared/botApi';
 import { fileSourceFields, userIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
+import { fileUrlOrDataUri } from '../fileUrlOrDataUri';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendFile'] } },
@@ -15,7 +15,7 @@ export { conversationKey } from './sendText.operation';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const uid = requireId(this, itemIndex, 'userId', 'User ID');
-	const file = await fileValue(this, itemIndex, 'File URL or Reference');
+	const file = await fileUrlOrDataUri(this, itemIndex, 'File URL or Reference');
 	const { body } = await botRequest(
 		this,
 		{ method: 'POST', path: '/bot/v1/direct/file', body: { uid, file } },

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { requireId } from '../../../shared/validation';
 import { botRequest } from '../../../shared/botApi';
 import { fileSourceFields, userIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
+import { fileUrlOrDataUri } from '../fileUrlOrDataUri';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendPicture'] } },
@@ -25,7 +25,7 @@ export { conversationKey } from './sendText.operation';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const uid = requireId(this, itemIndex, 'userId', 'User ID');
-	const file = await fileValue(this, itemIndex, 'Picture URL or Reference');
+	const file = await fileUrlOrDataUri(this, itemIndex, 'Picture URL or Reference');
 	const caption = this.getNodeParameter('caption', itemIndex, '') as string;
 	const { body } = await botRequest(
 		this,

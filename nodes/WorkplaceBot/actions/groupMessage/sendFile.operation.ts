@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { requireId } from '../../../shared/validation';
 import { botRequest } from '../../../shared/botApi';
 import { fileSourceFields, groupIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
+import { fileUrlOrDataUri } from '../fileUrlOrDataUri';
 
 // The platform's group file endpoint takes no topic: files go to the main chat.
 export const description = updateDisplayOptions(
@@ -18,7 +18,7 @@ export function conversationKey(this: IExecuteFunctions, itemIndex: number): str
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
-	const file = await fileValue(this, itemIndex, 'File URL or Reference');
+	const file = await fileUrlOrDataUri(this, itemIndex, 'File URL or Reference');
 	const { body } = await botRequest(
 		this,
 		{ method: 'POST', path: '/bot/v1/group/file', body: { gid, file } },

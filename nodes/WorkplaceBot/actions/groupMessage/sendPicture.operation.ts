@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { requireId } from '../../../shared/validation';
 import { botRequest } from '../../../shared/botApi';
 import { fileSourceFields, groupIdField, topicIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
+import { fileUrlOrDataUri } from '../fileUrlOrDataUri';
 import { topicId } from './sendText.operation';
 
 export const description = updateDisplayOptions(
@@ -28,7 +28,7 @@ export { conversationKey } from './sendText.operation';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
 	const tid = topicId(this, itemIndex);
-	const file = await fileValue(this, itemIndex, 'Picture URL or Reference');
+	const file = await fileUrlOrDataUri(this, itemIndex, 'Picture URL or Reference');
 	const caption = this.getNodeParameter('caption', itemIndex, '') as string;
 	const { body } = await botRequest(
 		this,

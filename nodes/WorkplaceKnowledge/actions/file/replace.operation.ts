@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireResourceId } from '../../../shared/validation';
-import { sendFile } from './sendFile';
+import { uploadFileRequest } from './uploadFileRequest';
 import {
 	binaryPropertyInput,
 	fileLocator,
@@ -25,5 +25,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
-	return await sendFile(this, itemIndex, 'PUT', `/knowledge/${knowledgeBaseId}/files/${fileId}`);
+	return await uploadFileRequest(this, itemIndex, 'PUT', `/knowledge/${knowledgeBaseId}/files/${fileId}`);
 }

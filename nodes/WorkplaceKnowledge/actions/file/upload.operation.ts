@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireResourceId } from '../../../shared/validation';
-import { sendFile } from './sendFile';
+import { uploadFileRequest } from './uploadFileRequest';
 import { binaryPropertyInput, knowledgeBaseLocator, uploadOptions } from '../common.descriptions';
 
 const properties: INodeProperties[] = [knowledgeBaseLocator, binaryPropertyInput, uploadOptions()];
@@ -14,5 +14,5 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	return await sendFile(this, itemIndex, 'POST', `/knowledge/${knowledgeBaseId}/files`);
+	return await uploadFileRequest(this, itemIndex, 'POST', `/knowledge/${knowledgeBaseId}/files`);
 }
