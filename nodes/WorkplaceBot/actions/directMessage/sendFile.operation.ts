@@ -2,24 +2,17 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireId } from '../../../shared/validation';
-import { botRequest } from '../../../shared/botApi';
 import { fileSourceFields, userIdField } from '../common.descriptions';
-import { fileUrlOrDataUri } from '../fileUrlOrDataUri';
+import { sendFileOrPicture } from '../sendFileOrPicture';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendFile'] } },
 	[userIdField, ...fileSourceFields('file')],
 );
 
-export { conversationKey } from './sendText.operation';
+export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const uid = requireId(this, itemIndex, 'userId', 'User ID');
-	const file = await fileUrlOrDataUri(this, itemIndex, 'File URL or Reference');
-	const { body } = await botRequest(
-		this,
-		{ method: 'POST', path: '/bot/v1/direct/file', body: { uid, file } },
-		itemIndex,
-	);
-	return body;
+	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/direct/file', { uid });
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId, requireString } from '../../../shared/validation';
 import { botRequest } from '../../../shared/botApi';
+import { requireId, requireString } from '../../../shared/validation';
 import { textField, userIdField } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
@@ -10,9 +10,7 @@ export const description = updateDisplayOptions(
 	[userIdField, textField],
 );
 
-export function conversationKey(this: IExecuteFunctions, itemIndex: number): string {
-	return `user:${String(this.getNodeParameter('userId', itemIndex, '')).trim()}`;
-}
+export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const uid = requireId(this, itemIndex, 'userId', 'User ID');

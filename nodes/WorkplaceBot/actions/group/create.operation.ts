@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { UploadSource } from '../../../shared/binary';
 import { buildMultipart, getUploadSource } from '../../../shared/binary';
-import { invalidInput, requireString } from '../../../shared/validation';
 import { botRequest } from '../../../shared/botApi';
+import { invalidInput, requireString } from '../../../shared/validation';
 
 const properties: INodeProperties[] = [
 	{

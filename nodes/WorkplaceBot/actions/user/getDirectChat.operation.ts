@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireResourceId } from '../../../shared/validation';
 import { botRequest } from '../../../shared/botApi';
+import { requireResourceId } from '../../../shared/validation';
 import { userIdField } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
