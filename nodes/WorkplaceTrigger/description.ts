@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PICTURE_SIZE_OPTIONS } from '../shared/botApi';
+import { optionsCollection } from '../shared/fieldDescriptions';
 
 /** Values of the "Events" parameter. */
 const EVENT_OPTIONS = [
@@ -85,60 +86,53 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Name of the binary property the picture is written to',
 		displayOptions: { show: { downloadImages: [true] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Direct Chats Only',
-				name: 'directChatsOnly',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to keep only bot events from direct chats with the bot: join events, and events in a chat a join event named as direct (source.gid, platform 14.1.0 and later). User events are not affected.',
-			},
-			{
-				displayName: 'Group IDs',
-				name: 'groupIds',
-				type: 'string',
-				default: '',
-				placeholder: '64f0c0000000000000000001, 64f0c0000000000000000002',
-				description:
-					'Keep only bot events from these groups (comma-separated). User events are not affected.',
-			},
-			{
-				displayName: 'Remember Received Events',
-				name: 'rememberEvents',
-				type: 'options',
-				options: [
-					{
-						name: 'Batched',
-						value: 'batched',
-						description:
-							'Save the keys of received events with the workflow at most every 5 seconds or every 500 events: fewer database writes, but after a restart redeliveries of the events received since the last save start a second run',
-					},
-					{
-						name: 'On Every Delivery',
-						value: 'everyDelivery',
-						description:
-							'Save the keys of each delivery with the workflow as it is answered, so a redelivery never starts a second run, also after a restart. One database write per new event.',
-					},
-				],
-				default: 'everyDelivery',
-				description:
-					'How the keys of the last 1000 events, used to ignore redeliveries, are kept across restarts of n8n. In queue mode with several webhook processes keep On Every Delivery and have the load balancer send each trigger URL to one webhook process (README: Queue mode). Workflows created with version 1 of this node used Batched when this option is not set.',
-			},
-			{
-				displayName: 'Topic IDs',
-				name: 'topicIds',
-				type: 'string',
-				default: '',
-				description:
-					'Keep only bot events from these topics (comma-separated). User events are not affected.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Direct Chats Only',
+			name: 'directChatsOnly',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to keep only bot events from direct chats with the bot: join events, and events in a chat a join event named as direct (source.gid, platform 14.1.0 and later). User events are not affected.',
+		},
+		{
+			displayName: 'Group IDs',
+			name: 'groupIds',
+			type: 'string',
+			default: '',
+			placeholder: '64f0c0000000000000000001, 64f0c0000000000000000002',
+			description:
+				'Keep only bot events from these groups (comma-separated). User events are not affected.',
+		},
+		{
+			displayName: 'Remember Received Events',
+			name: 'rememberEvents',
+			type: 'options',
+			options: [
+				{
+					name: 'Batched',
+					value: 'batched',
+					description:
+						'Save the keys of received events with the workflow at most every 5 seconds or every 500 events: fewer database writes, but after a restart redeliveries of the events received since the last save start a second run',
+				},
+				{
+					name: 'On Every Delivery',
+					value: 'everyDelivery',
+					description:
+						'Save the keys of each delivery with the workflow as it is answered, so a redelivery never starts a second run, also after a restart. One database write per new event.',
+				},
+			],
+			default: 'everyDelivery',
+			description:
+				'How the keys of the last 1000 events, used to ignore redeliveries, are kept across restarts of n8n. In queue mode with several webhook processes keep On Every Delivery and have the load balancer send each trigger URL to one webhook process (README: Queue mode). Workflows created with version 1 of this node used Batched when this option is not set.',
+		},
+		{
+			displayName: 'Topic IDs',
+			name: 'topicIds',
+			type: 'string',
+			default: '',
+			description:
+				'Keep only bot events from these topics (comma-separated). User events are not affected.',
+		},
+	]),
 ];

@@ -4,18 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { UploadSource } from '../../../shared/binary';
 import { buildMultipart, getUploadSource } from '../../../shared/binary';
 import { botRequest } from '../../../shared/botApi';
+import { optionsCollection, requiredNameField } from '../../../shared/fieldDescriptions';
 import { invalidInput, requireString } from '../../../shared/validation';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. Project Apollo',
-		description: 'Name of the new group chat',
-	},
+	requiredNameField('e.g. Project Apollo', 'Name of the new group chat'),
 	{
 		displayName: 'Member IDs',
 		name: 'memberIds',
@@ -24,31 +17,24 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
 		description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Group Picture Binary Field',
-				name: 'pictureBinaryPropertyName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. data',
-				description: 'Name of the input binary field holding the group picture (an image); empty sends none',
-			},
-			{
-				displayName: 'Member IDs Field Name',
-				name: 'memberIdsField',
-				type: 'string',
-				default: 'uids[]',
-				description:
-					'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Group Picture Binary Field',
+			name: 'pictureBinaryPropertyName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. data',
+			description: 'Name of the input binary field holding the group picture (an image); empty sends none',
+		},
+		{
+			displayName: 'Member IDs Field Name',
+			name: 'memberIdsField',
+			type: 'string',
+			default: 'uids[]',
+			description:
+				'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(

@@ -1,37 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { collectionOf } from '../../../shared/fieldDescriptions';
 import { invalidInput, parseJsonObject, requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
-import { additionalJsonOption, knowledgeBaseLocator } from '../common.descriptions';
+import { additionalJsonOption, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	knowledgeBaseLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add field',
-		default: {},
-		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'New name of the knowledge base',
-			},
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'New description of the knowledge base',
-			},
-			additionalJsonOption,
-		],
-	},
+	collectionOf('Update Fields', 'updateFields', 'Add field', [
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'New name of the knowledge base',
+		},
+		descriptionOption('New description of the knowledge base'),
+		additionalJsonOption,
+	]),
 ];
 
 export const description = updateDisplayOptions(
