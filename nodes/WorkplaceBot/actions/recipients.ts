@@ -2,10 +2,21 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { requireId } from '../../shared/validation';
 
-/** Topic ID of a group message, or '' for the group's main chat. */
-export function topicId(ctx: IExecuteFunctions, itemIndex: number): string {
+/** The user of a direct message: `{ uid }`. */
+export function directRecipient(ctx: IExecuteFunctions, itemIndex: number): { uid: string } {
+	return { uid: requireId(ctx, itemIndex, 'userId', 'User ID') };
+}
+
+/** The group of a group message: `{ gid, tid }`, tid '' for the main chat; `{ gid }` where there is no topic. */
+export function groupRecipient(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	{ topic }: { topic: boolean },
+): { gid: string; tid?: string } {
+	const gid = requireId(ctx, itemIndex, 'groupId', 'Group ID');
+	if (!topic) return { gid };
 	const value = String(ctx.getNodeParameter('topicId', itemIndex, '') ?? '').trim();
-	return value === '' ? '' : requireId(ctx, itemIndex, 'topicId', 'Topic ID');
+	return { gid, tid: value === '' ? '' : requireId(ctx, itemIndex, 'topicId', 'Topic ID') };
 }
 
 // Conversation keys: the router sends the items of one conversation one after another, in item order.

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../../shared/validation';
 import { fileSourceFields, userIdField } from '../common.descriptions';
+import { directRecipient } from '../recipients';
 import { sendFileOrPicture } from '../sendFileOrPicture';
 
 export const description = updateDisplayOptions(
@@ -13,6 +13,6 @@ export const description = updateDisplayOptions(
 export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const uid = requireId(this, itemIndex, 'userId', 'User ID');
-	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/direct/file', { uid });
+	const recipient = directRecipient(this, itemIndex);
+	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/direct/file', recipient);
 }

@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { botRequest } from '../../../shared/botApi';
-import { requireId, requireString } from '../../../shared/validation';
+import { requireString } from '../../../shared/validation';
 import { textField, userIdField } from '../common.descriptions';
+import { directRecipient } from '../recipients';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendText'] } },
@@ -13,7 +14,7 @@ export const description = updateDisplayOptions(
 export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const uid = requireId(this, itemIndex, 'userId', 'User ID');
+	const { uid } = directRecipient(this, itemIndex);
 	const text = requireString(this, itemIndex, 'text', 'Text');
 	const { body } = await botRequest(
 		this,

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../../shared/validation';
 import { fileSourceFields, groupIdField } from '../common.descriptions';
+import { groupRecipient } from '../recipients';
 import { sendFileOrPicture } from '../sendFileOrPicture';
 
 // The platform's group file endpoint takes no topic: files go to the main chat.
@@ -14,6 +14,6 @@ export const description = updateDisplayOptions(
 export { groupMainChatConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
-	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/group/file', { gid });
+	const recipient = groupRecipient(this, itemIndex, { topic: false });
+	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/group/file', recipient);
 }

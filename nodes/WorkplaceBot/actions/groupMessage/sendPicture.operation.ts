@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../../shared/validation';
 import { captionField, fileSourceFields, groupIdField, topicIdField } from '../common.descriptions';
-import { topicId } from '../recipients';
+import { groupRecipient } from '../recipients';
 import { sendFileOrPicture } from '../sendFileOrPicture';
 
 export const description = updateDisplayOptions(
@@ -14,7 +13,6 @@ export const description = updateDisplayOptions(
 export { groupConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
-	const tid = topicId(this, itemIndex);
-	return await sendFileOrPicture(this, itemIndex, 'picture', '/bot/v1/group/picture', { gid, tid });
+	const recipient = groupRecipient(this, itemIndex, { topic: true });
+	return await sendFileOrPicture(this, itemIndex, 'picture', '/bot/v1/group/picture', recipient);
 }

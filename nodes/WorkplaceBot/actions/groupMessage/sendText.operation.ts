@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { botRequest } from '../../../shared/botApi';
-import { requireId, requireString } from '../../../shared/validation';
+import { requireString } from '../../../shared/validation';
 import { groupIdField, textField, topicIdField } from '../common.descriptions';
-import { topicId } from '../recipients';
+import { groupRecipient } from '../recipients';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['groupMessage'], operation: ['sendText'] } },
@@ -14,8 +14,7 @@ export const description = updateDisplayOptions(
 export { groupConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
-	const tid = topicId(this, itemIndex);
+	const { gid, tid } = groupRecipient(this, itemIndex, { topic: true });
 	const text = requireString(this, itemIndex, 'text', 'Text');
 	const { body } = await botRequest(
 		this,
