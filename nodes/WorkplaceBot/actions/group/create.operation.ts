@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { UploadSource } from '../../../shared/binary';
@@ -7,39 +7,37 @@ import { botRequest } from '../../../shared/botApi';
 import { optionsCollection, requiredNameField } from '../../../shared/fieldDescriptions';
 import { invalidInput, requireString } from '../../../shared/validation';
 
-const properties: INodeProperties[] = [
-	requiredNameField('e.g. Project Apollo', 'Name of the new group chat'),
-	{
-		displayName: 'Member IDs',
-		name: 'memberIds',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
-		description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
-	},
-	optionsCollection([
-		{
-			displayName: 'Group Picture Binary Field',
-			name: 'pictureBinaryPropertyName',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. data',
-			description: 'Name of the input binary field holding the group picture (an image); empty sends none',
-		},
-		{
-			displayName: 'Member IDs Field Name',
-			name: 'memberIdsField',
-			type: 'string',
-			default: 'uids[]',
-			description:
-				'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
-		},
-	]),
-];
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['create'] } },
-	properties,
+	[
+		requiredNameField('e.g. Project Apollo', 'Name of the new group chat'),
+		{
+			displayName: 'Member IDs',
+			name: 'memberIds',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
+			description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
+		},
+		optionsCollection([
+			{
+				displayName: 'Group Picture Binary Field',
+				name: 'pictureBinaryPropertyName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. data',
+				description: 'Name of the input binary field holding the group picture (an image); empty sends none',
+			},
+			{
+				displayName: 'Member IDs Field Name',
+				name: 'memberIdsField',
+				type: 'string',
+				default: 'uids[]',
+				description:
+					'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
+			},
+		]),
+	],
 );
 
 function memberIds(ctx: IExecuteFunctions, itemIndex: number): string[] {

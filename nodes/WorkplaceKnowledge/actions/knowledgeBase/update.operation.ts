@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { collectionOf } from '../../../shared/fieldDescriptions';
@@ -6,24 +6,22 @@ import { invalidInput, parseJsonObject, requireResourceId } from '../../../share
 import { knowledgeRequest } from '../../transport';
 import { additionalJsonOption, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
 
-const properties: INodeProperties[] = [
-	knowledgeBaseLocator,
-	collectionOf('Update Fields', 'updateFields', 'Add field', [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			description: 'New name of the knowledge base',
-		},
-		descriptionOption('New description of the knowledge base'),
-		additionalJsonOption,
-	]),
-];
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['knowledgeBase'], operation: ['update'] } },
-	properties,
+	[
+		knowledgeBaseLocator,
+		collectionOf('Update Fields', 'updateFields', 'Add field', [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'New name of the knowledge base',
+			},
+			descriptionOption('New description of the knowledge base'),
+			additionalJsonOption,
+		]),
+	],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
