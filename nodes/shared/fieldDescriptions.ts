@@ -19,3 +19,15 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 export function requiredNameField(placeholder: string, description: string): INodeProperties {
 	return { displayName: 'Name', name: 'name', type: 'string', default: '', required: true, placeholder, description };
 }
+
+/** Where a download puts the file it fetched: "Put Output File in Field". */
+export function outputBinaryField(hint: string): INodeProperties {
+	return {
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint,
+	};
+}

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/botApi';
+import { outputBinaryField } from '../../../shared/fieldDescriptions';
 import { requireResourceId, requireString } from '../../../shared/validation';
 
 export const description = updateDisplayOptions(
@@ -23,14 +24,7 @@ export const description = updateDisplayOptions(
 			options: PICTURE_SIZE_OPTIONS,
 			default: 'medium',
 		},
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			hint: 'The name of the output binary field to put the picture in',
-		},
+		outputBinaryField('The name of the output binary field to put the picture in'),
 	],
 );
 

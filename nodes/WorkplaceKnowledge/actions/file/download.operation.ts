@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseToBinary } from '../../../shared/binary';
+import { outputBinaryField } from '../../../shared/fieldDescriptions';
 import { requireResourceId, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
@@ -9,14 +10,7 @@ import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
 const properties: INodeProperties[] = [
 	knowledgeBaseLocator,
 	fileLocator,
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-	},
+	outputBinaryField('The name of the output binary field to put the file in'),
 ];
 
 export const description = updateDisplayOptions(
