@@ -15,7 +15,7 @@ import * as groupMessage from './actions/groupMessage';
 import * as image from './actions/image';
 import * as message from './actions/message';
 import * as user from './actions/user';
-import { testBotCredential } from './transport';
+import { testBotCredential } from '../shared/botApi';
 
 const resources = { directMessage, groupMessage, message, group, user, image };
 

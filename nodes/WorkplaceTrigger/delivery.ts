@@ -1,17 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-/** Values of the "Events" parameter. */
-export const EVENT_OPTIONS = [
-	{ name: 'All Events', value: '*', description: 'Every event the platform delivers' },
-	{ name: 'Join', value: 'join', description: 'A user started a direct chat with the bot' },
-	{ name: 'Message', value: 'message', description: 'A user wrote to the bot (direct chat, group or topic)' },
-	{ name: 'Postback', value: 'postback', description: 'A user chose a postback action of a bot message' },
-	{ name: 'User Created', value: 'userCreated', description: 'A user account was created' },
-	{ name: 'User Deleted', value: 'userDeleted', description: 'A user account was removed' },
-	{ name: 'User Updated', value: 'userUpdated', description: 'The status of a user account changed' },
-];
-
 const USER_ACTIONS: Record<string, string> = {
 	created: 'userCreated',
 	updated: 'userUpdated',

@@ -1,4 +1,9 @@
-import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import type { Answer } from './credentialTest';
 import {
@@ -66,6 +71,14 @@ function botLookupFailureMessage(status: number, answer: Answer): string {
 	return `Unexpected answer from the bot API (HTTP ${status} from ${LOOKUP}): the credential could not be checked.${platform}`;
 }
 
+/** One request of the test: every status comes back as an answer to judge. */
+async function ask(
+	helpers: ICredentialTestFunctions['helpers'],
+	options: Exclude<Parameters<ICredentialTestFunctions['helpers']['request']>[0], string>,
+): Promise<Answer> {
+	return (await helpers.request({ ...options, ...EVERY_STATUS_ANSWERS })) as Answer;
+}
+
 /**
  * The bot credential's "Test" button: the client credentials token request the nodes make, then a
  * user lookup with that token, which changes nothing and proves the token carries the "bot" scope.
@@ -89,14 +102,13 @@ export async function runBotCredentialTest(
 	const tokenUrl = `${base}/oauth/token`;
 	let token: Answer;
 	try {
-		token = (await helpers.request({
+		token = await ask(helpers, {
 			method: 'POST',
 			uri: tokenUrl,
-			headers: { accept: 'application/json' },
 			auth: { user: clientId, pass: clientSecret },
+			headers: { accept: 'application/json' },
 			form: { grant_type: 'client_credentials', scope: credentialText(data, 'scope') || 'bot profile' },
-			...EVERY_STATUS_ANSWERS,
-		})) as Answer;
+		});
 	} catch (error) {
 		return fail(botTokenFailureMessage(undefined, tokenUrl, error, ''));
 	}
@@ -112,13 +124,12 @@ export async function runBotCredentialTest(
 	const lookupUrl = `${base}/bot/v1/users`;
 	let lookup: Answer;
 	try {
-		lookup = (await helpers.request({
+		lookup = await ask(helpers, {
 			method: 'GET',
 			uri: lookupUrl,
 			qs: { username: 'n8n-credential-test' },
 			headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-			...EVERY_STATUS_ANSWERS,
-		})) as Answer;
+		});
 	} catch (error) {
 		return fail(
 			`The token was issued, but ${displayUrl(lookupUrl)} could not be reached: ${networkReason(error)}. Check the "Base URL" field. ${BOT_BASE_URL_HINT}`,

@@ -39,6 +39,14 @@ export const textField: INodeProperties = {
 	description: 'The message text',
 };
 
+export const captionField: INodeProperties = {
+	displayName: 'Caption',
+	name: 'caption',
+	type: 'string',
+	default: '',
+	description: 'Text shown with the picture',
+};
+
 /** Picture or file for the v1 send endpoints: a string as the platform takes it, or an n8n binary. */
 export function fileSourceFields(kind: 'picture' | 'file'): INodeProperties[] {
 	const noun = kind === 'picture' ? 'Picture' : 'File';

@@ -1,63 +1,63 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { returnAllOrLimit } from '../../shared/descriptions';
+import { optionsCollection } from '../../shared/fieldDescriptions';
 
 const ID_PATTERN = '[^\\s/?#]+';
 
-export const knowledgeBaseLocator: INodeProperties = {
+/** A required resource locator: pick from a searchable list, or give the ID. */
+function idLocator(locator: {
+	displayName: string;
+	name: string;
+	description: string;
+	searchListMethod: string;
+	placeholder: string;
+	invalidIdMessage: string;
+}): INodeProperties {
+	return {
+		displayName: locator.displayName,
+		name: locator.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: locator.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: locator.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: locator.placeholder,
+				validation: [
+					{ type: 'regex', properties: { regex: ID_PATTERN, errorMessage: locator.invalidIdMessage } },
+				],
+			},
+		],
+	};
+}
+
+export const knowledgeBaseLocator = idLocator({
 	displayName: 'Knowledge Base',
 	name: 'knowledgeBaseId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
 	description: 'The knowledge base to act on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchKnowledgeBases', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. kb_8f3a2c',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: ID_PATTERN, errorMessage: 'Not a valid knowledge base ID' },
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchKnowledgeBases',
+	placeholder: 'e.g. kb_8f3a2c',
+	invalidIdMessage: 'Not a valid knowledge base ID',
+});
 
-export const fileLocator: INodeProperties = {
+export const fileLocator = idLocator({
 	displayName: 'File',
 	name: 'fileId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
 	description: 'The file in the knowledge base to act on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchFiles', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. file_51d0e2',
-			validation: [
-				{ type: 'regex', properties: { regex: ID_PATTERN, errorMessage: 'Not a valid file ID' } },
-			],
-		},
-	],
-};
+	searchListMethod: 'searchFiles',
+	placeholder: 'e.g. file_51d0e2',
+	invalidIdMessage: 'Not a valid file ID',
+});
 
 export const additionalJsonOption: INodeProperties = {
 	displayName: 'Additional Fields (JSON)',
@@ -77,6 +77,18 @@ export const pageSizeOption: INodeProperties = {
 	description: 'How many records to fetch per request while paging through the list',
 };
 
+/** The knowledge base's description, as a field of Additional Fields or Update Fields. */
+export function descriptionOption(description: string): INodeProperties {
+	return {
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description,
+	};
+}
+
 export const binaryPropertyInput: INodeProperties = {
 	displayName: 'Input Binary Field',
 	name: 'binaryPropertyName',
@@ -87,69 +99,55 @@ export const binaryPropertyInput: INodeProperties = {
 };
 
 export function uploadOptions(): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: '',
-				description: 'File name to send instead of the one stored with the binary data',
-			},
-			{
-				displayName: 'MIME Type',
-				name: 'mimeType',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. application/pdf',
-				description: 'MIME type to send instead of the one stored with the binary data',
-			},
-			{
-				displayName: 'File Field Name',
-				name: 'fileFieldName',
-				type: 'string',
-				default: 'file',
-				description: 'Name of the multipart form field that carries the file',
-			},
-			{
-				displayName: 'Extra Form Fields',
-				name: 'extraFields',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add field',
-				description: 'More text fields to send in the multipart form',
-				options: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
-		],
-	};
+	return optionsCollection([
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			description: 'File name to send instead of the one stored with the binary data',
+		},
+		{
+			displayName: 'MIME Type',
+			name: 'mimeType',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. application/pdf',
+			description: 'MIME type to send instead of the one stored with the binary data',
+		},
+		{
+			displayName: 'File Field Name',
+			name: 'fileFieldName',
+			type: 'string',
+			default: 'file',
+			description: 'Name of the multipart form field that carries the file',
+		},
+		{
+			displayName: 'Extra Form Fields',
+			name: 'extraFields',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			placeholder: 'Add field',
+			description: 'More text fields to send in the multipart form',
+			options: [
+				{
+					displayName: 'Field',
+					name: 'field',
+					values: [
+						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+					],
+				},
+			],
+		},
+	]);
 }
 
 /** Return All / Limit and the page size option of both Get Many operations. */
 export const getManyProperties: INodeProperties[] = [
 	...returnAllOrLimit(undefined),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [pageSizeOption],
-	},
+	optionsCollection([pageSizeOption]),
 ];
 
 /** Reads what getManyProperties asks for: the page size, and the limit unless Return All. */

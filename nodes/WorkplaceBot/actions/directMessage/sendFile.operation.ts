@@ -1,25 +1,18 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../../shared/validation';
-import { botRequest } from '../../transport';
 import { fileSourceFields, userIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
+import { directRecipient } from '../recipients';
+import { sendFileOrPicture } from '../sendFileOrPicture';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendFile'] } },
 	[userIdField, ...fileSourceFields('file')],
 );
 
-export { conversationKey } from './sendText.operation';
+export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const uid = requireId(this, itemIndex, 'userId', 'User ID');
-	const file = await fileValue(this, itemIndex, 'File URL or Reference');
-	const { body } = await botRequest(
-		this,
-		{ method: 'POST', path: '/bot/v1/direct/file', body: { uid, file } },
-		itemIndex,
-	);
-	return body;
+	const recipient = directRecipient(this, itemIndex);
+	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/direct/file', recipient);
 }

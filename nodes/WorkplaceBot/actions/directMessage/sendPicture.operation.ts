@@ -1,36 +1,18 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../../shared/validation';
-import { botRequest } from '../../transport';
-import { fileSourceFields, userIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
+import { captionField, fileSourceFields, userIdField } from '../common.descriptions';
+import { directRecipient } from '../recipients';
+import { sendFileOrPicture } from '../sendFileOrPicture';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendPicture'] } },
-	[
-		userIdField,
-		...fileSourceFields('picture'),
-		{
-			displayName: 'Caption',
-			name: 'caption',
-			type: 'string',
-			default: '',
-			description: 'Text shown with the picture',
-		},
-	],
+	[userIdField, ...fileSourceFields('picture'), captionField],
 );
 
-export { conversationKey } from './sendText.operation';
+export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const uid = requireId(this, itemIndex, 'userId', 'User ID');
-	const file = await fileValue(this, itemIndex, 'Picture URL or Reference');
-	const caption = this.getNodeParameter('caption', itemIndex, '') as string;
-	const { body } = await botRequest(
-		this,
-		{ method: 'POST', path: '/bot/v1/direct/picture', body: { uid, file, caption } },
-		itemIndex,
-	);
-	return body;
+	const recipient = directRecipient(this, itemIndex);
+	return await sendFileOrPicture(this, itemIndex, 'picture', '/bot/v1/direct/picture', recipient);
 }

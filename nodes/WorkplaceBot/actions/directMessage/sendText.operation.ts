@@ -1,21 +1,20 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId, requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
+import { botRequest } from '../../../shared/botApi';
+import { requireString } from '../../../shared/validation';
 import { textField, userIdField } from '../common.descriptions';
+import { directRecipient } from '../recipients';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendText'] } },
 	[userIdField, textField],
 );
 
-export function conversationKey(this: IExecuteFunctions, itemIndex: number): string {
-	return `user:${String(this.getNodeParameter('userId', itemIndex, '')).trim()}`;
-}
+export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const uid = requireId(this, itemIndex, 'userId', 'User ID');
+	const { uid } = directRecipient(this, itemIndex);
 	const text = requireString(this, itemIndex, 'text', 'Text');
 	const { body } = await botRequest(
 		this,

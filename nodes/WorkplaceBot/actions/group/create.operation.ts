@@ -1,36 +1,25 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { UploadSource } from '../../../shared/binary';
 import { buildMultipart, getUploadSource } from '../../../shared/binary';
 import { invalidInput, parseCommaList, requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
+import { botRequest } from '../../../shared/botApi';
+import { optionsCollection, requiredNameField } from '../../../shared/fieldDescriptions';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. Project Apollo',
-		description: 'Name of the new group chat',
-	},
-	{
-		displayName: 'Member IDs',
-		name: 'memberIds',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
-		description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
+export const description = updateDisplayOptions(
+	{ show: { resource: ['group'], operation: ['create'] } },
+	[
+		requiredNameField('e.g. Project Apollo', 'Name of the new group chat'),
+		{
+			displayName: 'Member IDs',
+			name: 'memberIds',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
+			description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
+		},
+		optionsCollection([
 			{
 				displayName: 'Group Picture Binary Field',
 				name: 'pictureBinaryPropertyName',
@@ -47,13 +36,8 @@ const properties: INodeProperties[] = [
 				description:
 					'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
 			},
-		],
-	},
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['create'] } },
-	properties,
+		]),
+	],
 );
 
 function memberIds(ctx: IExecuteFunctions, itemIndex: number): string[] {

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/apiPath';
+import { botRequest } from '../../../shared/botApi';
 import { requireResourceId, requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
 import { groupIdField } from '../common.descriptions';
 
 export const description = updateDisplayOptions(

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../../shared/validation';
-import { botRequest } from '../../transport';
 import { fileSourceFields, groupIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
+import { groupRecipient } from '../recipients';
+import { sendFileOrPicture } from '../sendFileOrPicture';
 
 // The platform's group file endpoint takes no topic: files go to the main chat.
 export const description = updateDisplayOptions(
@@ -12,17 +11,9 @@ export const description = updateDisplayOptions(
 	[groupIdField, ...fileSourceFields('file')],
 );
 
-export function conversationKey(this: IExecuteFunctions, itemIndex: number): string {
-	return `thread:${String(this.getNodeParameter('groupId', itemIndex, '')).trim()}:`;
-}
+export { groupMainChatConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
-	const file = await fileValue(this, itemIndex, 'File URL or Reference');
-	const { body } = await botRequest(
-		this,
-		{ method: 'POST', path: '/bot/v1/group/file', body: { gid, file } },
-		itemIndex,
-	);
-	return body;
+	const recipient = groupRecipient(this, itemIndex, { topic: false });
+	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/group/file', recipient);
 }

@@ -1,39 +1,18 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../../shared/validation';
-import { botRequest } from '../../transport';
-import { fileSourceFields, groupIdField, topicIdField } from '../common.descriptions';
-import { fileValue } from '../fileValue';
-import { topicId } from './sendText.operation';
+import { captionField, fileSourceFields, groupIdField, topicIdField } from '../common.descriptions';
+import { groupRecipient } from '../recipients';
+import { sendFileOrPicture } from '../sendFileOrPicture';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['groupMessage'], operation: ['sendPicture'] } },
-	[
-		groupIdField,
-		topicIdField,
-		...fileSourceFields('picture'),
-		{
-			displayName: 'Caption',
-			name: 'caption',
-			type: 'string',
-			default: '',
-			description: 'Text shown with the picture',
-		},
-	],
+	[groupIdField, topicIdField, ...fileSourceFields('picture'), captionField],
 );
 
-export { conversationKey } from './sendText.operation';
+export { groupConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
-	const tid = topicId(this, itemIndex);
-	const file = await fileValue(this, itemIndex, 'Picture URL or Reference');
-	const caption = this.getNodeParameter('caption', itemIndex, '') as string;
-	const { body } = await botRequest(
-		this,
-		{ method: 'POST', path: '/bot/v1/group/picture', body: { gid, tid, file, caption } },
-		itemIndex,
-	);
-	return body;
+	const recipient = groupRecipient(this, itemIndex, { topic: true });
+	return await sendFileOrPicture(this, itemIndex, 'picture', '/bot/v1/group/picture', recipient);
 }

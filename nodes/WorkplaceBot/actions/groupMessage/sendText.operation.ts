@@ -1,30 +1,20 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId, requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
+import { botRequest } from '../../../shared/botApi';
+import { requireString } from '../../../shared/validation';
 import { groupIdField, textField, topicIdField } from '../common.descriptions';
+import { groupRecipient } from '../recipients';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['groupMessage'], operation: ['sendText'] } },
 	[groupIdField, topicIdField, textField],
 );
 
-/** Topic ID, or '' for the main chat. */
-export function topicId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const value = String(ctx.getNodeParameter('topicId', itemIndex, '') ?? '').trim();
-	return value === '' ? '' : requireId(ctx, itemIndex, 'topicId', 'Topic ID');
-}
-
-export function conversationKey(this: IExecuteFunctions, itemIndex: number): string {
-	const gid = String(this.getNodeParameter('groupId', itemIndex, '')).trim();
-	const tid = String(this.getNodeParameter('topicId', itemIndex, '') ?? '').trim();
-	return `thread:${gid}:${tid}`;
-}
+export { groupConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
-	const tid = topicId(this, itemIndex);
+	const { gid, tid } = groupRecipient(this, itemIndex, { topic: true });
 	const text = requireString(this, itemIndex, 'text', 'Text');
 	const { body } = await botRequest(
 		this,

@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
-import { responseToBinary } from '../../../shared/binary';
+import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/botApi';
+import { outputBinaryField } from '../../../shared/fieldDescriptions';
 import { requireResourceId, requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['image'], operation: ['download'] } },
@@ -22,21 +21,10 @@ export const description = updateDisplayOptions(
 			displayName: 'Size',
 			name: 'size',
 			type: 'options',
-			options: [
-				{ name: 'Small', value: 'small' },
-				{ name: 'Medium', value: 'medium' },
-				{ name: 'Large', value: 'large' },
-			],
+			options: PICTURE_SIZE_OPTIONS,
 			default: 'medium',
 		},
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			hint: 'The name of the output binary field to put the picture in',
-		},
+		outputBinaryField('The name of the output binary field to put the picture in'),
 	],
 );
 
@@ -44,12 +32,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const pictureId = requireResourceId(this, itemIndex, 'pictureId', 'Picture ID');
 	const size = this.getNodeParameter('size', itemIndex, 'medium') as string;
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
-	const response = await botRequest<never>(
-		this,
-		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true },
-		itemIndex,
-	);
-	const binary = await responseToBinary(this, response, `${pictureId}-${size}`);
+	const binary = await downloadPicture(this, pictureId, size, `${pictureId}-${size}`, itemIndex);
 	const input = this.getInputData()[itemIndex];
 	return [
 		{

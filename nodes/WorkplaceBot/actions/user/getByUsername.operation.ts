@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { botRequest } from '../../../shared/botApi';
 import { requireString } from '../../../shared/validation';
-import { botRequest } from '../../transport';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getByUsername'] } },

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/apiPath';
 import { responseToBinary } from '../../../shared/binary';
+import { outputBinaryField } from '../../../shared/fieldDescriptions';
 import { requireResourceId, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
@@ -10,14 +11,7 @@ import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
 const properties: INodeProperties[] = [
 	knowledgeBaseLocator,
 	fileLocator,
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-	},
+	outputBinaryField('The name of the output binary field to put the file in'),
 ];
 
 export const description = updateDisplayOptions(

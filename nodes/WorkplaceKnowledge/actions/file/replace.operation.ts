@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
-import { sendFile } from './sendFile';
+import { uploadFileRequest } from './uploadFileRequest';
 import {
 	binaryPropertyInput,
 	fileLocator,
@@ -26,5 +26,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
-	return await sendFile(this, itemIndex, 'PUT', apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}`);
+	return await uploadFileRequest(this, itemIndex, 'PUT', apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}`);
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
-import { sendFile } from './sendFile';
+import { uploadFileRequest } from './uploadFileRequest';
 import { binaryPropertyInput, knowledgeBaseLocator, uploadOptions } from '../common.descriptions';
 
 const properties: INodeProperties[] = [knowledgeBaseLocator, binaryPropertyInput, uploadOptions()];
@@ -15,5 +15,5 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	return await sendFile(this, itemIndex, 'POST', apiPath`/knowledge/${knowledgeBaseId}/files`);
+	return await uploadFileRequest(this, itemIndex, 'POST', apiPath`/knowledge/${knowledgeBaseId}/files`);
 }

@@ -1,38 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { collectionOf, requiredNameField } from '../../../shared/fieldDescriptions';
 import { parseJsonObject, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
-import { additionalJsonOption } from '../common.descriptions';
+import { additionalJsonOption, descriptionOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. HR Policies',
-		description: 'Name of the new knowledge base',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add field',
-		default: {},
-		options: [
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'What the knowledge base is about',
-			},
-			additionalJsonOption,
-		],
-	},
+	requiredNameField('e.g. HR Policies', 'Name of the new knowledge base'),
+	collectionOf('Additional Fields', 'additionalFields', 'Add field', [
+		descriptionOption('What the knowledge base is about'),
+		additionalJsonOption,
+	]),
 ];
 
 export const description = updateDisplayOptions(

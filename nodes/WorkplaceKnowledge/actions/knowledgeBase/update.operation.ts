@@ -1,20 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/apiPath';
+import { collectionOf } from '../../../shared/fieldDescriptions';
 import { invalidInput, parseJsonObject, requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
-import { additionalJsonOption, knowledgeBaseLocator } from '../common.descriptions';
+import { additionalJsonOption, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
 
-const properties: INodeProperties[] = [
-	knowledgeBaseLocator,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add field',
-		default: {},
-		options: [
+export const description = updateDisplayOptions(
+	{ show: { resource: ['knowledgeBase'], operation: ['update'] } },
+	[
+		knowledgeBaseLocator,
+		collectionOf('Update Fields', 'updateFields', 'Add field', [
 			{
 				displayName: 'Name',
 				name: 'name',
@@ -22,22 +19,10 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'New name of the knowledge base',
 			},
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'New description of the knowledge base',
-			},
+			descriptionOption('New description of the knowledge base'),
 			additionalJsonOption,
-		],
-	},
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['knowledgeBase'], operation: ['update'] } },
-	properties,
+		]),
+	],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

@@ -12,7 +12,7 @@ interface UploadOptions {
 }
 
 /** Upload and Replace: the item's binary file as a multipart part, plus extra text fields. */
-export async function sendFile(
+export async function uploadFileRequest(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	method: 'POST' | 'PUT',

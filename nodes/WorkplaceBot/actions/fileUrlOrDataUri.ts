@@ -3,10 +3,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { requireString } from '../../shared/validation';
 
 /**
- * The v1 `file` string: given text as is, or an n8n binary as a base64 data URI
+ * The v1 `file` string: the URL or reference given as text, or an n8n binary as a base64 data URI
  * (the spec does not say what the string holds; see README, Assumptions).
  */
-export async function fileValue(ctx: IExecuteFunctions, itemIndex: number, field: string): Promise<string> {
+export async function fileUrlOrDataUri(ctx: IExecuteFunctions, itemIndex: number, field: string): Promise<string> {
 	const source = ctx.getNodeParameter('fileSource', itemIndex, 'url') as string;
 	if (source !== 'binary') return requireString(ctx, itemIndex, 'fileUrl', field);
 	const property = requireString(ctx, itemIndex, 'binaryPropertyName', 'Input Binary Field');

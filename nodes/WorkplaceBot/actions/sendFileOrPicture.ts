@@ -1,0 +1,23 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { botRequest } from '../../shared/botApi';
+import { fileUrlOrDataUri } from './fileUrlOrDataUri';
+
+/**
+ * Send Picture and Send File of Direct Message and Group Message: the v1 endpoint at `path` gets
+ * the recipient fields (uid, or gid and tid), the file string and, for a picture, the caption.
+ */
+export async function sendFileOrPicture(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	kind: 'picture' | 'file',
+	path: string,
+	recipient: IDataObject,
+): Promise<IDataObject> {
+	const field = kind === 'picture' ? 'Picture URL or Reference' : 'File URL or Reference';
+	const file = await fileUrlOrDataUri(ctx, itemIndex, field);
+	const body: IDataObject = { ...recipient, file };
+	if (kind === 'picture') body.caption = ctx.getNodeParameter('caption', itemIndex, '') as string;
+	const { body: answer } = await botRequest(ctx, { method: 'POST', path, body }, itemIndex);
+	return answer;
+}

@@ -1,0 +1,138 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { PICTURE_SIZE_OPTIONS } from '../shared/botApi';
+import { optionsCollection } from '../shared/fieldDescriptions';
+
+/** Values of the "Events" parameter. */
+const EVENT_OPTIONS = [
+	{ name: 'All Events', value: '*', description: 'Every event the platform delivers' },
+	{ name: 'Join', value: 'join', description: 'A user started a direct chat with the bot' },
+	{ name: 'Message', value: 'message', description: 'A user wrote to the bot (direct chat, group or topic)' },
+	{ name: 'Postback', value: 'postback', description: 'A user chose a postback action of a bot message' },
+	{ name: 'User Created', value: 'userCreated', description: 'A user account was created' },
+	{ name: 'User Deleted', value: 'userDeleted', description: 'A user account was removed' },
+	{ name: 'User Updated', value: 'userUpdated', description: 'The status of a user account changed' },
+];
+
+/** The Workplace Trigger's parameters; their names and defaults are saved in users' workflows. */
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			"The platform has no API to register webhooks: copy this node's Test URL (while building the workflow) or Production URL (once the workflow is active) from the Webhook URLs above and paste it into the bot's webhook setting (bot events) or the platform's webhook settings (user events).",
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Signature Verification',
+		name: 'verification',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Webhook Secret',
+				value: 'secret',
+				description:
+					'Refuse deliveries (HTTP 401) whose X-Service-Signature does not match the secret configured on the platform',
+			},
+			{
+				name: 'None',
+				value: 'none',
+				description: 'Accept every delivery posted to the URL',
+			},
+		],
+		default: 'secret',
+	},
+	{
+		displayName:
+			'Deliveries are not verified: anyone who knows the URL can start this workflow. Configure a secret on the platform and choose "Webhook Secret" to have signatures checked.',
+		name: 'unverifiedNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { verification: ['none'] } },
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: EVENT_OPTIONS,
+		default: ['message'],
+		required: true,
+		description:
+			'Which deliveries start the workflow. A bot delivery gives one item per selected event; a user delivery gives one item.',
+	},
+	{
+		displayName: 'Download Images',
+		name: 'downloadImages',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to fetch the picture of message events carrying a pictureId through the bot API into a binary property',
+	},
+	{
+		displayName: 'Image Size',
+		name: 'imageSize',
+		type: 'options',
+		options: PICTURE_SIZE_OPTIONS,
+		default: 'medium',
+		displayOptions: { show: { downloadImages: [true] } },
+	},
+	{
+		displayName: 'Put Image in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		description: 'Name of the binary property the picture is written to',
+		displayOptions: { show: { downloadImages: [true] } },
+	},
+	optionsCollection([
+		{
+			displayName: 'Direct Chats Only',
+			name: 'directChatsOnly',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to keep only bot events from direct chats with the bot: join events, and events in a chat a join event named as direct (source.gid, platform 14.1.0 and later). User events are not affected.',
+		},
+		{
+			displayName: 'Group IDs',
+			name: 'groupIds',
+			type: 'string',
+			default: '',
+			placeholder: '64f0c0000000000000000001, 64f0c0000000000000000002',
+			description:
+				'Keep only bot events from these groups (comma-separated). User events are not affected.',
+		},
+		{
+			displayName: 'Remember Received Events',
+			name: 'rememberEvents',
+			type: 'options',
+			options: [
+				{
+					name: 'Batched',
+					value: 'batched',
+					description:
+						'Save the keys of received events with the workflow at most every 5 seconds or every 500 events: fewer database writes, but after a restart redeliveries of the events received since the last save start a second run',
+				},
+				{
+					name: 'On Every Delivery',
+					value: 'everyDelivery',
+					description:
+						'Save the keys of each delivery with the workflow as it is answered, so a redelivery never starts a second run, also after a restart. One database write per new event.',
+				},
+			],
+			default: 'everyDelivery',
+			description:
+				'How the keys of the last 1000 events, used to ignore redeliveries, are kept across restarts of n8n. In queue mode with several webhook processes keep On Every Delivery and have the load balancer send each trigger URL to one webhook process (README: Queue mode). Workflows created with version 1 of this node used Batched when this option is not set.',
+		},
+		{
+			displayName: 'Topic IDs',
+			name: 'topicIds',
+			type: 'string',
+			default: '',
+			description:
+				'Keep only bot events from these topics (comma-separated). User events are not affected.',
+		},
+	]),
+];

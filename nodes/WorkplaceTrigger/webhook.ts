@@ -1,0 +1,191 @@
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { downloadPicture } from '../shared/botApi';
+import type { RememberEvents } from './dedupe';
+import { claimEventKeys, learnDirectChats } from './dedupe';
+import type { BotDelivery } from './delivery';
+import {
+	botEventKey,
+	chatOf,
+	checkSignature,
+	isSelected,
+	parseDelivery,
+	splitIds,
+	userEventKey,
+	userEventValue,
+} from './delivery';
+
+const RECENT_EVENTS_FIELD = 'recentEventKeys';
+const DIRECT_CHATS_FIELD = 'directChatGroupIds';
+
+interface TriggerOptions {
+	groupIds?: string;
+	topicIds?: string;
+	directChatsOnly?: boolean;
+	rememberEvents?: RememberEvents;
+}
+
+/** An event of the delivery that may start the run: its output, its duplicate key, its picture. */
+interface Candidate {
+	json: IDataObject;
+	key: string;
+	pictureId?: string;
+}
+
+/** Version 1 saved received events in batches when the option was not set; 1.1 on every delivery. */
+function defaultRememberEvents(typeVersion: number): RememberEvents {
+	return typeVersion >= 1.1 ? 'everyDelivery' : 'batched';
+}
+
+/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused. */
+function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	ctx.getResponseObject().status(status).json(status < 300 ? { received: 0, message } : { message });
+	return { noWebhookResponse: true };
+}
+
+/** The events of a bot delivery that are selected and pass the group, topic and direct-chat filters. */
+function selectBotEvents(
+	delivery: BotDelivery,
+	selected: string[],
+	options: TriggerOptions,
+	directChats: Set<string> | undefined,
+): Candidate[] {
+	const candidates: Candidate[] = [];
+	const groupIds = splitIds(options.groupIds);
+	const topicIds = splitIds(options.topicIds);
+	for (const event of delivery.events) {
+		if (!isSelected(selected, String(event.type))) continue;
+		const chat = chatOf(event);
+		if (groupIds.length && !(chat.groupId && groupIds.includes(chat.groupId))) continue;
+		if (topicIds.length && !(chat.topicId && topicIds.includes(chat.topicId))) continue;
+		if (directChats) {
+			const source = (event.source ?? {}) as IDataObject;
+			const direct =
+				source.type === 'direct_chat' || (chat.groupId !== undefined && directChats.has(chat.groupId));
+			if (!direct) continue;
+		}
+		const message = (event.message ?? {}) as IDataObject;
+		const pictureId =
+			event.type === 'message' && typeof message.pictureId === 'string' && message.pictureId !== ''
+				? message.pictureId
+				: undefined;
+		candidates.push({ json: event, key: botEventKey(event), pictureId });
+	}
+	return candidates;
+}
+
+/** Puts the picture of each message event carrying one into the items; `release` forgets the events on failure. */
+async function attachPictures(
+	ctx: IWebhookFunctions,
+	fresh: Candidate[],
+	items: INodeExecutionData[],
+	release: () => void,
+): Promise<void> {
+	const size = ctx.getNodeParameter('imageSize', 'medium') as string;
+	const property = ctx.getNodeParameter('binaryPropertyName', 'data') as string;
+	try {
+		for (const [i, candidate] of fresh.entries()) {
+			if (!candidate.pictureId) continue;
+			const binary = await downloadPicture(ctx, candidate.pictureId, size, candidate.pictureId);
+			if (!binary.fileName?.includes('.') && binary.fileExtension) {
+				binary.fileName = `${binary.fileName ?? candidate.pictureId}.${binary.fileExtension}`;
+			}
+			items[i].binary = { [property]: binary };
+		}
+	} catch (error) {
+		// No run starts: forget the events so a redelivery can start one.
+		release();
+		const reason = (error as Error).message;
+		throw new NodeApiError(ctx.getNode(), { message: reason }, {
+			message: `Could not download the picture of a message event: ${reason}`,
+			httpCode: (error as NodeApiError).httpCode ?? undefined,
+			description: (error as NodeApiError).description ?? undefined,
+		});
+	}
+}
+
+/**
+ * One delivery posted to the trigger's URL: signature, shape, selected events and filters,
+ * duplicates, pictures; answers it and hands the items to the run.
+ */
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const req = this.getRequestObject();
+	const headers = this.getHeaderData();
+	const rawBody: unknown = (req as unknown as { rawBody?: unknown }).rawBody;
+	const body = Buffer.isBuffer(rawBody) ? rawBody : undefined;
+
+	// 1. Signature, before anything is read from the body.
+	if (this.getNodeParameter('verification', 'secret') === 'secret') {
+		const { secret } = await this.getCredentials<{ secret?: string }>('workplaceWebhookApi');
+		if (typeof secret !== 'string' || secret === '') {
+			return reply(this, 401, 'The webhook secret of this trigger is empty; no delivery can be verified');
+		}
+		const check = body
+			? checkSignature(secret, body, headers['x-service-signature'])
+			: headers['x-service-signature']
+				? 'invalid'
+				: 'missing';
+		if (check === 'missing') return reply(this, 401, 'Missing X-Service-Signature header');
+		if (check === 'invalid') return reply(this, 401, 'Invalid X-Service-Signature');
+	}
+
+	// 2. Shape.
+	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
+	const delivery = parseDelivery(body, headers['x-service-event']);
+	if (delivery.kind === 'malformed') return reply(this, 400, `Malformed delivery: ${delivery.reason}`);
+
+	// 3. Selected events and filters.
+	const selected = this.getNodeParameter('events', []) as string[];
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const staticData = this.getWorkflowStaticData('node');
+	const node = this.getNode();
+	const scope = `${this.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+	let candidates: Candidate[] = [];
+
+	if (delivery.kind === 'user') {
+		if (isSelected(selected, userEventValue(delivery.action))) {
+			candidates.push({ json: delivery.body, key: userEventKey(delivery, body) });
+		}
+	} else if (delivery.kind === 'bot') {
+		let directChats: Set<string> | undefined;
+		if (options.directChatsOnly) {
+			const joined = delivery.events
+				.filter((e) => e.type === 'join')
+				.map((e) => chatOf(e).groupId)
+				.filter((g): g is string => Boolean(g));
+			directChats = learnDirectChats(scope, staticData, DIRECT_CHATS_FIELD, joined).chats;
+		}
+		candidates = selectBotEvents(delivery, selected, options, directChats);
+	}
+	if (!candidates.length) return reply(this, 200, 'No selected event in this delivery; no run started');
+
+	// 4. Duplicates: a redelivered event starts no second run (not in test mode, where each
+	// delivery is listened for on purpose).
+	let fresh = candidates;
+	let release = () => {};
+	if (this.getMode() !== 'manual') {
+		const claim = claimEventKeys(
+			scope,
+			staticData,
+			RECENT_EVENTS_FIELD,
+			candidates.map((c) => c.key),
+			options.rememberEvents ?? defaultRememberEvents(node.typeVersion),
+		);
+		fresh = candidates.filter((_, i) => claim.fresh[i]);
+		release = claim.release;
+		if (!fresh.length) return reply(this, 200, 'Already received; no run started');
+	}
+
+	// 5. Pictures.
+	const items: INodeExecutionData[] = fresh.map((c) => ({ json: c.json }));
+	if (this.getNodeParameter('downloadImages', false) && fresh.some((c) => c.pictureId)) {
+		await attachPictures(this, fresh, items, release);
+	}
+
+	// The node answers itself, so n8n saves the static data before it starts the run: on n8n 2,
+	// an answer left to n8n comes after the run is started, and starting it re-wraps the same
+	// static data object, which clears n8n's "changed" flag, so the keys were never saved.
+	this.getResponseObject().status(200).json({ received: items.length });
+	return { noWebhookResponse: true, workflowData: [items] };
+}

@@ -1,0 +1,68 @@
+import type {
+	IBinaryData,
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	IExecuteFunctions,
+	INodeCredentialTestResult,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { BOT_ACCOUNT_FIELDS } from '../../credentials/WorkplaceBotOAuth2Api.credentials';
+
+import { apiPath } from './apiPath';
+import { responseToBinary } from './binary';
+import { runBotCredentialTest } from './botCredentialTest';
+import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './transport';
+import { workplaceRequest } from './transport';
+
+/** The bot API (v1, v2 and image retrieval) under {base_url}, signed with the bot's OAuth token. */
+export const BOT_API: ApiDefinition = {
+	credentialType: 'workplaceBotOAuth2Api',
+	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
+	// One token per process and bot account, fetched by n8n through the credential's preAuthentication.
+	expirableToken: { property: 'accessToken', identityFields: BOT_ACCOUNT_FIELDS },
+};
+
+/** One call to the bot API, used by Workplace Bot and Workplace Trigger. */
+export async function botRequest<T = IDataObject>(
+	ctx: RequestContext,
+	request: WorkplaceRequest,
+	itemIndex = 0,
+): Promise<WorkplaceResponse<T>> {
+	return await workplaceRequest<T>(ctx, BOT_API, request, itemIndex);
+}
+
+/** The bot credential's "Test" button (named by `testedBy` in Workplace Bot and Workplace Trigger). */
+export async function testBotCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	return await runBotCredentialTest(this.helpers, credential.data);
+}
+
+/** The sizes the platform serves a picture in. */
+export const PICTURE_SIZE_OPTIONS = [
+	{ name: 'Small', value: 'small' },
+	{ name: 'Medium', value: 'medium' },
+	{ name: 'Large', value: 'large' },
+];
+
+/**
+ * A picture a user sent to the bot (the `pictureId` of a message event), streamed into n8n binary
+ * data. The file name comes from Content-Disposition, else `fallbackFileName`.
+ */
+export async function downloadPicture(
+	ctx: IExecuteFunctions | IWebhookFunctions,
+	pictureId: string,
+	size: string,
+	fallbackFileName: string,
+	itemIndex = 0,
+): Promise<IBinaryData> {
+	const response = await botRequest<Parameters<typeof responseToBinary>[1]['body']>(
+		ctx,
+		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true },
+		itemIndex,
+	);
+	return await responseToBinary(ctx, response, fallbackFileName);
+}
