@@ -6,13 +6,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput } from '../shared/validation';
+import { invalidInput } from '../../../shared/validation';
+import { ACTION_OPTION_TYPES, FORM_STATUSES, TIER_MAX, TIER_MIN, TIER_STATUSES, valuesOf } from './values';
 
-export const FORM_STATUSES = ['drafted', 'published', 'completed', 'submitted'];
-export const TIER_STATUSES = ['submitted', 'drafted', 'approved', 'rejected', 'mixed', 'canceled'];
-export const ACTION_OPTION_TYPES = ['approved', 'rejected', 'other'];
-export const TIER_MIN = 1;
-export const TIER_MAX = 100;
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
 export type FieldNaming = 'ui' | 'path';
@@ -150,7 +146,7 @@ function checkField(c: FormChecker, field: unknown, p: string): void {
 			if (typeof option.value !== 'string') c.fail(`${op}.value`, 'must be text', option.value);
 		} else {
 			c.optionalText(option.value, `${op}.value`);
-			c.oneOf(option.type, `${op}.type`, ACTION_OPTION_TYPES);
+			c.oneOf(option.type, `${op}.type`, valuesOf(ACTION_OPTION_TYPES));
 		}
 		if (option.color !== undefined && (typeof option.color !== 'string' || !HEX_COLOR.test(option.color))) {
 			c.fail(`${op}.color`, 'must be a hex color such as #16A34A', option.color);
@@ -185,7 +181,7 @@ function checkTier(c: FormChecker, tier: unknown, p: string): void {
 		if (responder.weight === undefined || responder.weight === null) c.fail(`${rp}.weight`, 'is required', responder.weight);
 		c.optionalNumber(responder.weight, `${rp}.weight`, { min: 0 });
 	});
-	if (tier.status !== undefined && tier.status !== null) c.oneOf(tier.status, `${p}.status`, TIER_STATUSES);
+	if (tier.status !== undefined && tier.status !== null) c.oneOf(tier.status, `${p}.status`, valuesOf(TIER_STATUSES));
 	const due = tier.dueDate;
 	if (due !== undefined && due !== null) {
 		const ok =
@@ -213,7 +209,7 @@ export function checkFormBody(ctx: IExecuteFunctions, itemIndex: number, body: I
 	);
 	c.list(body.data, 'data', 'fields', { required: true, nonEmpty: true })?.forEach((field, i) => checkField(c, field, `data[${i}]`));
 	if (body.status === undefined || body.status === null) c.fail('status', 'is required', body.status);
-	c.oneOf(body.status, 'status', FORM_STATUSES);
+	c.oneOf(body.status, 'status', valuesOf(FORM_STATUSES));
 	if (body.responseType !== undefined && body.responseType !== null && body.responseType !== 'hierarchy') {
 		c.fail('responseType', 'must be "hierarchy" (staged approval) or left out (single stage)', body.responseType);
 	}
