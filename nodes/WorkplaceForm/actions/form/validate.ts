@@ -6,6 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { isCalendarDate, isWireTimestamp } from '../../../shared/dates';
 import { invalidInput } from '../../../shared/validation';
 import { ACTION_OPTION_TYPES, FORM_STATUSES, TIER_MAX, TIER_MIN, TIER_STATUSES, valuesOf } from './values';
 
@@ -154,16 +155,6 @@ function checkField(c: FormChecker, field: unknown, p: string): void {
 	});
 }
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
-
-function isCalendarDate(value: string): boolean {
-	const m = DATE_ONLY.exec(value);
-	if (!m) return false;
-	const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-	return date.toISOString().slice(0, 10) === value;
-}
-
 function checkTier(c: FormChecker, tier: unknown, p: string): void {
 	c.object(tier, p, '{title, description, tier, responders, allowedResponders, status, dueDate, duration, minimumWeight}');
 	c.optionalText(tier.title, `${p}.title`);
@@ -182,12 +173,8 @@ function checkTier(c: FormChecker, tier: unknown, p: string): void {
 		c.optionalNumber(responder.weight, `${rp}.weight`, { min: 0 });
 	});
 	if (tier.status !== undefined && tier.status !== null) c.oneOf(tier.status, `${p}.status`, valuesOf(TIER_STATUSES));
-	const due = tier.dueDate;
-	if (due !== undefined && due !== null) {
-		const ok =
-			(typeof due === 'number' && Number.isFinite(due) && due >= 0) ||
-			(typeof due === 'string' && (isCalendarDate(due) || (ISO_DATE_TIME.test(due) && !Number.isNaN(Date.parse(due)))));
-		if (!ok) c.fail(`${p}.dueDate`, 'must be an ISO 8601 timestamp such as 2025-03-31T17:00:00Z', due);
+	if (tier.dueDate !== undefined && tier.dueDate !== null && !isWireTimestamp(tier.dueDate)) {
+		c.fail(`${p}.dueDate`, 'must be an ISO 8601 timestamp such as 2025-03-31T17:00:00Z', tier.dueDate);
 	}
 	c.optionalNumber(tier.duration, `${p}.duration`, { min: 0 });
 	c.optionalNumber(tier.minimumWeight, `${p}.minimumWeight`, { min: 0 });
@@ -199,7 +186,7 @@ export function checkFormBody(ctx: IExecuteFunctions, itemIndex: number, body: I
 	c.requiredText(body.name, 'name');
 	c.requiredText(body.subject, 'subject');
 	if (body.dueDate !== undefined && body.dueDate !== null) {
-		if (typeof body.dueDate !== 'string' || !isCalendarDate(body.dueDate)) {
+		if (!isCalendarDate(body.dueDate)) {
 			c.fail('dueDate', 'must be a date in the format YYYY-MM-DD', body.dueDate);
 		}
 	}
