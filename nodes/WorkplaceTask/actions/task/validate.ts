@@ -9,31 +9,27 @@ export const TASK_DESCRIPTION_MAX = 5000;
 
 const characters = (text: string) => [...text].length;
 
+/** A title or description within the spec's recommended length (Allow Longer Title and Description skips this). */
+function checkLength(ctx: IExecuteFunctions, itemIndex: number, field: string, text: string, max: number): void {
+	if (characters(text) <= max) return;
+	throw invalidInput(
+		ctx,
+		itemIndex,
+		field,
+		`must be at most ${max} characters (it has ${characters(text)}; turn on "Allow Longer Title and Description" to send it anyway)`,
+		text,
+	);
+}
+
 /** Throws the first problem as a NodeOperationError naming item, field and value. */
 export function checkTaskBody(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject, allowLongText: boolean): void {
 	const title = body.taskTitle;
 	if (typeof title !== 'string') throw invalidInput(ctx, itemIndex, 'Title', 'must be text', title);
-	if (!allowLongText && characters(title) > TASK_TITLE_MAX) {
-		throw invalidInput(
-			ctx,
-			itemIndex,
-			'Title',
-			`must be at most ${TASK_TITLE_MAX} characters (it has ${characters(title)}; turn on "Allow Longer Title and Description" to send it anyway)`,
-			title,
-		);
-	}
+	if (!allowLongText) checkLength(ctx, itemIndex, 'Title', title, TASK_TITLE_MAX);
 	const text = body.taskDescription;
 	if (text !== undefined && text !== null) {
 		if (typeof text !== 'string') throw invalidInput(ctx, itemIndex, 'Description', 'must be text', text);
-		if (!allowLongText && characters(text) > TASK_DESCRIPTION_MAX) {
-			throw invalidInput(
-				ctx,
-				itemIndex,
-				'Description',
-				`must be at most ${TASK_DESCRIPTION_MAX} characters (it has ${characters(text)}; turn on "Allow Longer Title and Description" to send it anyway)`,
-				text,
-			);
-		}
+		if (!allowLongText) checkLength(ctx, itemIndex, 'Description', text, TASK_DESCRIPTION_MAX);
 	}
 	if (body.priority !== undefined && body.priority !== null) {
 		requireInteger(ctx, itemIndex, 'Priority', body.priority);
