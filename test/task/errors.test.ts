@@ -165,7 +165,7 @@ describe('Workplace Task: checks before sending (no request)', () => {
 		[
 			'title over 200 characters',
 			{ taskTitle: 'A'.repeat(201) },
-			`Item 0: "Title" must be at most 200 characters (it has 201; turn on "Allow Longer Title and Description" to send it anyway), got "${'A'.repeat(116)}...`,
+			`Item 0: "Title" must be at most 200 characters (it has 201; turn on "Allow Longer Title and Description" to send it anyway), got "${'A'.repeat(115)}..."`,
 		],
 		[
 			'description over 5000 characters',

@@ -1,31 +1,11 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
-function describeActual(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	if (value === '') return 'an empty string';
-	const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
-	return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
 /**
- * The error for bad input, raised before any request is sent:
- * `Item 2: "Knowledge Base" must not be empty, got an empty string`.
+ * Node parameters read and checked one at a time: each helper throws the item's error
+ * (violationsError) at the first problem, before any request is sent.
  */
-export function invalidInput(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	rule: string,
-	actual: unknown,
-	description?: string,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Item ${itemIndex}: "${field}" ${rule}, got ${describeActual(actual)}`,
-		{ itemIndex, description },
-	);
-}
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { isPlainObject } from './values';
+import { invalidInput } from './violations';
 
 /** A required text parameter, trimmed; empty is an error. */
 export function requireString(
@@ -43,9 +23,7 @@ export function requireString(
 	return text;
 }
 
-/**
- * An ID from a text parameter or a resource locator (From List / By ID), trimmed and checked.
- */
+/** An ID from a text parameter or a resource locator (From List / By ID), trimmed and checked. */
 export function requireId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -90,7 +68,7 @@ export function parseJsonObject(
 			throw invalidInput(ctx, itemIndex, field, `must be valid JSON (${(error as Error).message})`, value);
 		}
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+	if (!isPlainObject(parsed)) {
 		throw invalidInput(ctx, itemIndex, field, 'must be a JSON object like {"key": "value"}', value);
 	}
 	return parsed as IDataObject;

@@ -1,0 +1,25 @@
+/**
+ * Input validation, one model for every node. How to use it:
+ *
+ * - A problem is a Violation `{ path, rule, got }`: `path` says where (keys and 0-based list
+ *   positions, e.g. `['responseTiers', 1, 'tier']`), `rule` what the value must be
+ *   (`must be at most 20 characters`), `got` the actual value as describeValue shows it.
+ * - Collect every problem of an item before failing: a Checker (`c.string(obj, 'title', path,
+ *   { required: true, max: 40 })`, `c.list`, `c.number`, `c.oneOf`, `c.object`, `c.add`)
+ *   or push `violation(path, rule, value)` yourself; then, if any, throw
+ *   `violationsError(ctx, itemIndex, violations, { name, place, note })`. `name` turns a path
+ *   into the field as the UI names it (use displayPath with your display names), `place` into
+ *   the place in the request body (wirePath). The error reads
+ *   `Item 0: "Approval Stages > Stage 2 > Tier" must be ..., got 101 (and 1 more problem)`:
+ *   the item index from 0 as n8n counts items, list positions in field names from 1, parts
+ *   joined by " > ".
+ * - Single parameters: requireString, requireId, requireResourceId, requireInteger and
+ *   parseJsonObject read and check one value and throw at once; invalidInput(ctx, itemIndex,
+ *   field, rule, value) is the same error for one problem of a field named in the UI's words.
+ * - Small helpers: describeValue, describeKind, charLength, isPlainObject, isBlank (trims),
+ *   parseCommaList.
+ */
+export * from './checker';
+export * from './parameters';
+export * from './values';
+export * from './violations';
