@@ -9,6 +9,9 @@
  * A value without a time zone is read in the workflow's time zone. Uses Intl only, so the
  * package needs no date library at run time.
  */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidInput } from './validation';
 
 export type ParsedDate =
 	/** A calendar date with no time: `2025-03-31`. */
@@ -158,5 +161,17 @@ export function toIsoUtc(parsed: ParsedDate, timeZone?: string): string {
 	return new Date(epochMs).toISOString().replace('.000Z', 'Z');
 }
 
-export const DATE_FORMS_HINT =
+const DATE_FORMS_HINT =
 	'a date such as 2025-03-31, an ISO 8601 date-time such as 2025-03-31T17:00:00Z, an n8n date ({{ $now }}) or epoch time';
+
+/** A date input of a node field, read by parseDateInput; anything else is the item's error. */
+export function readDateInput(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): ParsedDate {
+	const parsed = parseDateInput(value);
+	if (parsed === undefined) throw invalidInput(ctx, itemIndex, field, `must be ${DATE_FORMS_HINT}`, value);
+	return parsed;
+}

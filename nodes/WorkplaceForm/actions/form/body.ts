@@ -5,37 +5,32 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput, parseJsonObject } from '../../../shared/validation';
-import { DATE_FORMS_HINT, parseDateInput, toDateOnly, toIsoUtc } from '../../../shared/dates';
-
-function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
+import { readDateInput, toDateOnly, toIsoUtc } from '../../../shared/dates';
+import type { FieldPath } from '../../../shared/validation';
+import { invalidInput, isBlank, parseCommaList, parseJsonObject } from '../../../shared/validation';
+import { formFieldName } from './validate';
 
 /** Usernames from a comma-separated text or a list from an expression. */
-function usernames(ctx: IExecuteFunctions, itemIndex: number, value: unknown, field: string): string[] {
-	if (isBlank(value)) return [];
-	const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
-	if (list === undefined) throw invalidInput(ctx, itemIndex, field, 'must be usernames separated by commas', value);
-	return list.map((entry) => {
-		if (typeof entry !== 'string' && typeof entry !== 'number') {
-			throw invalidInput(ctx, itemIndex, field, 'must contain only usernames', value);
-		}
-		return String(entry).trim();
-	}).filter((name) => name !== '');
+function usernames(ctx: IExecuteFunctions, itemIndex: number, value: unknown, path: FieldPath): string[] {
+	const list = parseCommaList(value);
+	if (list === undefined) {
+		throw invalidInput(ctx, itemIndex, formFieldName(path), 'must be usernames separated by commas', value);
+	}
+	return list;
 }
 
-function number(ctx: IExecuteFunctions, itemIndex: number, value: unknown, field: string): number {
+function number(ctx: IExecuteFunctions, itemIndex: number, value: unknown, path: FieldPath): number {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n)) throw invalidInput(ctx, itemIndex, field, 'must be a number', value);
+	if (typeof n !== 'number' || !Number.isFinite(n)) {
+		throw invalidInput(ctx, itemIndex, formFieldName(path), 'must be a number', value);
+	}
 	return n;
 }
 
-function formField(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, position: number): IDataObject {
-	const label = `Form Fields › Field ${position}`;
+function formField(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, index: number): IDataObject {
 	const type = (entry.type as string | undefined) ?? 'textinput';
 	if (type === 'json') {
-		return parseJsonObject(ctx, itemIndex, `${label} › Field (JSON)`, entry.fieldJson);
+		return parseJsonObject(ctx, itemIndex, formFieldName(['data', index, 'Field (JSON)']), entry.fieldJson);
 	}
 	const name = typeof entry.name === 'string' ? entry.name.trim() : entry.name;
 	if (type === 'textinput') {
@@ -61,14 +56,14 @@ function formField(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject
 	return { type, name, meta: { options } };
 }
 
-function stage(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, position: number, timeZone: string): IDataObject {
-	const label = `Approval Stages › Stage ${position}`;
-	const tierValue = isBlank(entry.tier) ? 0 : number(ctx, itemIndex, entry.tier, `${label} › Tier`);
+function stage(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, index: number, timeZone: string): IDataObject {
+	const at = ['responseTiers', index];
+	const tierValue = isBlank(entry.tier) ? 0 : number(ctx, itemIndex, entry.tier, [...at, 'tier']);
 	const tier: IDataObject = { title: typeof entry.title === 'string' ? entry.title : '' };
 	const options = (entry.stageOptions as IDataObject | undefined) ?? {};
 	if (!isBlank(options.description)) tier.description = options.description;
-	tier.tier = tierValue === 0 ? position : tierValue;
-	const responders = usernames(ctx, itemIndex, options.responders, `${label} › Responders`);
+	tier.tier = tierValue === 0 ? index + 1 : tierValue;
+	const responders = usernames(ctx, itemIndex, options.responders, [...at, 'responders']);
 	if (responders.length) tier.responders = responders.map((userId) => ({ userId }));
 	const allowed = ((entry.allowedResponders as { responder?: IDataObject[] } | undefined)?.responder ?? []).map(
 		(responder, i) => ({
@@ -76,18 +71,17 @@ function stage(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, po
 			entityId: typeof responder.entityId === 'string' ? responder.entityId.trim() : responder.entityId,
 			weight: isBlank(responder.weight)
 				? 1
-				: number(ctx, itemIndex, responder.weight, `${label} › Allowed Responders › Responder ${i + 1} › Weight`),
+				: number(ctx, itemIndex, responder.weight, [...at, 'allowedResponders', i, 'weight']),
 		}),
 	);
 	if (allowed.length) tier.allowedResponders = allowed;
 	if (options.minimumWeight !== undefined) {
-		tier.minimumWeight = number(ctx, itemIndex, options.minimumWeight, `${label} › Minimum Weight`);
+		tier.minimumWeight = number(ctx, itemIndex, options.minimumWeight, [...at, 'minimumWeight']);
 	}
-	if (options.duration !== undefined) tier.duration = number(ctx, itemIndex, options.duration, `${label} › Duration`);
+	if (options.duration !== undefined) tier.duration = number(ctx, itemIndex, options.duration, [...at, 'duration']);
 	if (!isBlank(options.dueDate)) {
-		const parsed = parseDateInput(options.dueDate);
-		if (!parsed) throw invalidInput(ctx, itemIndex, `${label} › Due Date`, `must be ${DATE_FORMS_HINT}`, options.dueDate);
-		tier.dueDate = toIsoUtc(parsed, timeZone);
+		const dueDate = readDateInput(ctx, itemIndex, formFieldName([...at, 'dueDate']), options.dueDate);
+		tier.dueDate = toIsoUtc(dueDate, timeZone);
 	}
 	if (!isBlank(options.status)) tier.status = options.status;
 	return tier;
@@ -103,24 +97,18 @@ export function bodyFromFields(ctx: IExecuteFunctions, itemIndex: number): IData
 	};
 	const fields: IDataObject = { name: text('name'), subject: text('subject') };
 	if (!isBlank(additional.dueDate)) {
-		const parsed = parseDateInput(additional.dueDate);
-		if (!parsed) throw invalidInput(ctx, itemIndex, 'Due Date', `must be ${DATE_FORMS_HINT}`, additional.dueDate);
-		fields.dueDate = toDateOnly(parsed, timeZone);
+		fields.dueDate = toDateOnly(readDateInput(ctx, itemIndex, formFieldName(['dueDate']), additional.dueDate), timeZone);
 	}
 	fields.senderUserId = text('senderUserId');
-	fields.receiverUserIds = usernames(
-		ctx,
-		itemIndex,
-		ctx.getNodeParameter('receiverUserIds', itemIndex, '') as unknown,
-		'Recipient Usernames',
-	);
+	const recipients = ctx.getNodeParameter('receiverUserIds', itemIndex, '') as unknown;
+	fields.receiverUserIds = usernames(ctx, itemIndex, recipients, ['receiverUserIds']);
 	const formFields = (ctx.getNodeParameter('formFields', itemIndex, {}) as { field?: IDataObject[] }).field ?? [];
-	fields.data = formFields.map((entry, i) => formField(ctx, itemIndex, entry, i + 1));
+	fields.data = formFields.map((entry, i) => formField(ctx, itemIndex, entry, i));
 	fields.status = text('status');
 	if (ctx.getNodeParameter('approval', itemIndex, 'single') === 'staged') {
 		const stages = (ctx.getNodeParameter('stages', itemIndex, {}) as { stage?: IDataObject[] }).stage ?? [];
 		fields.responseType = 'hierarchy';
-		fields.responseTiers = stages.map((entry, i) => stage(ctx, itemIndex, entry, i + 1, timeZone));
+		fields.responseTiers = stages.map((entry, i) => stage(ctx, itemIndex, entry, i, timeZone));
 	}
 	return {
 		...parseJsonObject(ctx, itemIndex, 'Additional Fields (JSON)', additional.additionalJson),

@@ -4,8 +4,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput, parseJsonObject, requireInteger } from '../../../shared/validation';
-import { DATE_FORMS_HINT, parseDateInput, toIsoUtc } from '../../../shared/dates';
+import { readDateInput, toIsoUtc } from '../../../shared/dates';
+import { invalidInput, isBlank, parseJsonObject, requireInteger } from '../../../shared/validation';
+import { taskFieldName } from './validate';
 
 /** The number each Priority choice sends. */
 export const PRIORITIES: Readonly<Record<string, number>> = { high: 1, medium: 2, low: 3 };
@@ -35,11 +36,12 @@ function checklistValue(ctx: IExecuteFunctions, itemIndex: number, raw: unknown)
 	return entries.map((entry, i) => {
 		const text = entry.description;
 		if (typeof text !== 'string' || text.trim() === '') {
-			throw invalidInput(ctx, itemIndex, `Checklist › Item ${i + 1} › Description`, 'must not be empty', text);
+			throw invalidInput(ctx, itemIndex, taskFieldName(['checklist', i, 'description']), 'must not be empty', text);
 		}
 		const done = entry.isDone ?? false;
 		if (typeof done !== 'boolean') {
-			throw invalidInput(ctx, itemIndex, `Checklist › Item ${i + 1} › Done`, 'must be true or false', done);
+			// The UI's toggle is "Done"; the wire name isDone is shown only for a body given as JSON.
+			throw invalidInput(ctx, itemIndex, taskFieldName(['checklist', i, 'Done']), 'must be true or false', done);
 		}
 		return { description: text, isDone: done };
 	});
@@ -55,11 +57,8 @@ export function taskBody(
 	const taskDescription = optionalText(additional.taskDescription);
 	if (taskDescription !== undefined) fields.taskDescription = taskDescription;
 	if (priority !== undefined) fields.priority = priority;
-	const due = additional.dueDate;
-	if (due !== undefined && due !== null && !(typeof due === 'string' && due.trim() === '')) {
-		const parsed = parseDateInput(due);
-		if (parsed === undefined) throw invalidInput(ctx, itemIndex, 'Due Date', `must be ${DATE_FORMS_HINT}`, due);
-		fields.dueDate = toIsoUtc(parsed, ctx.getTimezone());
+	if (!isBlank(additional.dueDate)) {
+		fields.dueDate = toIsoUtc(readDateInput(ctx, itemIndex, 'Due Date', additional.dueDate), ctx.getTimezone());
 	}
 	const assigneeId = optionalText(additional.assigneeId)?.trim();
 	if (assigneeId !== undefined) fields.assigneeId = assigneeId;

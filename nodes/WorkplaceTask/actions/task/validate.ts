@@ -1,56 +1,65 @@
-/** Checks a create-task body (after Additional Fields (JSON)) against the spec's rules before it is sent. */
+/**
+ * Checks a create-task body (after Additional Fields (JSON)) against the spec's rules before it
+ * is sent, collecting every problem (nodes/shared/validation).
+ */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput, requireInteger } from '../../../shared/validation';
+import type { FieldNames, FieldPath } from '../../../shared/validation';
+import { charLength, Checker, describeKind, describeValue, displayPath, isPlainObject, violationsError, wirePath } from '../../../shared/validation';
 
 /** The spec's recommended limits (Limits: task title, task description). */
 export const TASK_TITLE_MAX = 200;
 export const TASK_DESCRIPTION_MAX = 5000;
 
-const characters = (text: string) => [...text].length;
+/** The body's keys and list entries as the node UI names them. */
+const TASK_NAMES: FieldNames = {
+	keys: {
+		taskTitle: 'Title',
+		taskDescription: 'Description',
+		priority: 'Priority',
+		checklist: 'Checklist',
+		description: 'Description',
+		isDone: 'Done (isDone)',
+	},
+	entries: { checklist: 'Item' },
+};
+
+/** `['checklist', 1, 'description']` -> `Checklist > Item 2 > Description` */
+export function taskFieldName(path: FieldPath): string {
+	return displayPath(undefined, path, TASK_NAMES);
+}
 
 /** A title or description within the spec's recommended length (Allow Longer Title and Description skips this). */
-function checkLength(ctx: IExecuteFunctions, itemIndex: number, field: string, text: string, max: number): void {
-	if (characters(text) <= max) return;
-	throw invalidInput(
-		ctx,
-		itemIndex,
-		field,
-		`must be at most ${max} characters (it has ${characters(text)}; turn on "Allow Longer Title and Description" to send it anyway)`,
-		text,
+function checkLength(c: Checker, text: string | undefined, at: FieldPath, max: number): void {
+	if (text === undefined || charLength(text) <= max) return;
+	c.add(
+		at,
+		`must be at most ${max} characters (turn on "Allow Longer Title and Description" to send it anyway)`,
+		describeValue(text, { withLength: true }),
 	);
 }
 
-/** Throws the first problem as a NodeOperationError naming item, field and value. */
+/** Throws every problem of a create-task body as one NodeOperationError naming the item, the fields and their values. */
 export function checkTaskBody(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject, allowLongText: boolean): void {
-	const title = body.taskTitle;
-	if (typeof title !== 'string') throw invalidInput(ctx, itemIndex, 'Title', 'must be text', title);
-	if (!allowLongText) checkLength(ctx, itemIndex, 'Title', title, TASK_TITLE_MAX);
-	const text = body.taskDescription;
-	if (text !== undefined && text !== null) {
-		if (typeof text !== 'string') throw invalidInput(ctx, itemIndex, 'Description', 'must be text', text);
-		if (!allowLongText) checkLength(ctx, itemIndex, 'Description', text, TASK_DESCRIPTION_MAX);
-	}
-	if (body.priority !== undefined && body.priority !== null) {
-		requireInteger(ctx, itemIndex, 'Priority', body.priority);
-	}
-	const checklist = body.checklist;
-	if (checklist !== undefined && checklist !== null) {
-		if (!Array.isArray(checklist)) {
-			throw invalidInput(ctx, itemIndex, 'Checklist', 'must be a list of {description, isDone}', checklist);
+	const c = new Checker();
+	const title = c.string(body, 'taskTitle', [], { required: true });
+	if (!allowLongText) checkLength(c, title, ['taskTitle'], TASK_TITLE_MAX);
+	const text = c.string(body, 'taskDescription', []);
+	if (!allowLongText) checkLength(c, text, ['taskDescription'], TASK_DESCRIPTION_MAX);
+	if (body.priority !== undefined && body.priority !== null) c.number(body, 'priority', [], { integer: true });
+	const checklist = body.checklist === undefined || body.checklist === null
+		? undefined
+		: c.list(body, 'checklist', [], { min: 0, noun: '{description, isDone}' });
+	checklist?.forEach((entry, i) => {
+		const at = ['checklist', i];
+		if (!isPlainObject(entry)) {
+			c.add(at, 'must be an object {description, isDone}', describeKind(entry));
+			return;
 		}
-		checklist.forEach((entry: unknown, i) => {
-			const label = `Checklist › Item ${i + 1}`;
-			if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-				throw invalidInput(ctx, itemIndex, label, 'must be an object {description, isDone}', entry);
-			}
-			const { description: text, isDone } = entry as IDataObject;
-			if (typeof text !== 'string' || text.trim() === '') {
-				throw invalidInput(ctx, itemIndex, `${label} › Description`, 'must be non-empty text', text);
-			}
-			if (typeof isDone !== 'boolean') {
-				throw invalidInput(ctx, itemIndex, `${label} › Done (isDone)`, 'must be true or false', isDone);
-			}
-		});
+		c.string(entry, 'description', at, { required: true });
+		if (typeof entry.isDone !== 'boolean') c.add([...at, 'isDone'], 'must be true or false', describeValue(entry.isDone));
+	});
+	if (c.violations.length > 0) {
+		throw violationsError(ctx, itemIndex, c.violations, { name: taskFieldName, place: (path) => wirePath(path) });
 	}
 }
