@@ -6,15 +6,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildMessagesFromFields, buildMessagesFromJson } from '../../nodes/WorkplaceBot/actions/message/build';
-import { collectViolations } from '../../nodes/WorkplaceBot/actions/message/push.operation';
-import type { Violation } from '../../nodes/WorkplaceBot/actions/message/validate';
-import {
-	LIMITS,
-	charLength,
-	displayPath,
-	validateMessages,
-	wirePath,
-} from '../../nodes/WorkplaceBot/actions/message/validate';
+import { collectViolations } from '../../nodes/WorkplaceBot/actions/message/messages';
+import { LIMITS, displayPath, wirePath } from '../../nodes/WorkplaceBot/actions/message/spec';
+import { validateMessages } from '../../nodes/WorkplaceBot/actions/message/validate';
+import type { Violation } from '../../nodes/shared/validation';
+import { charLength } from '../../nodes/shared/validation';
 
 const URL_OK = 'https://example.com/a.png';
 const longUrl = (length: number) => `https://example.com/${'x'.repeat(length - 'https://example.com/'.length)}`;

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { apiPath } from '../../shared/apiPath';
 import { knowledgeRequest } from '../transport';
 import type { ListEnvelope } from '../../shared/transport';
 
@@ -56,7 +57,7 @@ export async function searchFiles(
 	if (knowledgeBaseId === '') return { results: [] };
 	return await searchPage(
 		this,
-		`/knowledge/${encodeURIComponent(knowledgeBaseId)}/files`,
+		apiPath`/knowledge/${knowledgeBaseId}/files`,
 		filter,
 		paginationToken,
 	);

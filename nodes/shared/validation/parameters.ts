@@ -42,14 +42,17 @@ export function requireId(
 	return id;
 }
 
-/** Like requireId, URL-encoded for a path segment. */
+/**
+ * The ID of the resource a request path names: checked as requireId, returned plain; the
+ * path is built with apiPath (nodes/shared/apiPath.ts), the one place IDs are encoded.
+ */
 export function requireResourceId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	parameter: string,
 	field: string,
 ): string {
-	return encodeURIComponent(requireId(ctx, itemIndex, parameter, field));
+	return requireId(ctx, itemIndex, parameter, field);
 }
 
 /** "Additional Fields (JSON)": a JSON object given as text or as an object from an expression. */

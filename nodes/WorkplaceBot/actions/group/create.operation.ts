@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { UploadSource } from '../../../shared/binary';
 import { buildMultipart, getUploadSource } from '../../../shared/binary';
-import { invalidInput, requireString } from '../../../shared/validation';
+import { invalidInput, parseCommaList, requireString } from '../../../shared/validation';
 import { botRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -58,13 +58,9 @@ export const description = updateDisplayOptions(
 
 function memberIds(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	const value = ctx.getNodeParameter('memberIds', itemIndex, '') as unknown;
-	const list = Array.isArray(value) ? value : String(value ?? '').split(',');
-	return list.map((entry, index) => {
-		if (typeof entry !== 'string' && typeof entry !== 'number') {
-			throw invalidInput(ctx, itemIndex, `Member IDs > ${index + 1}`, 'must be a user ID', entry);
-		}
-		return String(entry).trim();
-	}).filter((id) => id !== '');
+	const ids = parseCommaList(value);
+	if (ids === undefined) throw invalidInput(ctx, itemIndex, 'Member IDs', 'must be user IDs separated by commas', value);
+	return ids;
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

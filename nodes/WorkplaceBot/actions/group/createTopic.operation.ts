@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId, requireString } from '../../../shared/validation';
 import { botRequest } from '../../transport';
 import { groupIdField } from '../common.descriptions';
@@ -26,7 +27,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const name = requireString(this, itemIndex, 'topicName', 'Topic Name');
 	const { body } = await botRequest(
 		this,
-		{ method: 'POST', path: `/bot/v1/groups/${gid}/topics`, body: { name } },
+		{ method: 'POST', path: apiPath`/bot/v1/groups/${gid}/topics`, body: { name } },
 		itemIndex,
 	);
 	return body;

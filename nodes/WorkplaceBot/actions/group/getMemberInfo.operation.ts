@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { botRequest } from '../../transport';
 import { groupIdField, userIdField } from '../common.descriptions';
@@ -15,7 +16,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const uid = requireResourceId(this, itemIndex, 'userId', 'User ID');
 	const { body } = await botRequest(
 		this,
-		{ method: 'GET', path: `/bot/v2/groups/${gid}/users/${uid}/info` },
+		{ method: 'GET', path: apiPath`/bot/v2/groups/${gid}/users/${uid}/info` },
 		itemIndex,
 	);
 	return body;

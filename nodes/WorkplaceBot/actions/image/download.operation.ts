@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { responseToBinary } from '../../../shared/binary';
 import { requireResourceId, requireString } from '../../../shared/validation';
 import { botRequest } from '../../transport';
@@ -45,14 +46,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
 	const response = await botRequest<never>(
 		this,
-		{ method: 'GET', path: `/file/image/${pictureId}`, qs: { size }, stream: true },
+		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true },
 		itemIndex,
 	);
-	const binary = await responseToBinary(this, response, `${decodeURIComponent(pictureId)}-${size}`);
+	const binary = await responseToBinary(this, response, `${pictureId}-${size}`);
 	const input = this.getInputData()[itemIndex];
 	return [
 		{
-			json: { pictureId: decodeURIComponent(pictureId), size, fileName: binary.fileName, mimeType: binary.mimeType },
+			json: { pictureId, size, fileName: binary.fileName, mimeType: binary.mimeType },
 			binary: { ...(input?.binary ?? {}), [binaryPropertyName]: binary },
 		},
 	];

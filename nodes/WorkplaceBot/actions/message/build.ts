@@ -8,8 +8,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FieldPath, Violation } from './validate';
-import { describeValue } from './validate';
+import type { FieldPath, Violation } from '../../../shared/validation';
+import { isBlank, isPlainObject, violation } from '../../../shared/validation';
+import type { ActionType } from './spec';
+import { ACTION_FIELDS, ACTION_TYPES } from './spec';
 
 export interface BuildResult {
 	messages: unknown;
@@ -19,19 +21,11 @@ export interface BuildResult {
 
 type Values = IDataObject;
 
-function isObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function entries(collection: unknown, key: string): Values[] {
-	if (!isObject(collection)) return [];
+	if (!isPlainObject(collection)) return [];
 	const list = collection[key];
-	if (Array.isArray(list)) return list.filter(isObject);
-	return isObject(list) ? [list] : [];
-}
-
-function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || value === '';
+	if (Array.isArray(list)) return list.filter(isPlainObject);
+	return isPlainObject(list) ? [list] : [];
 }
 
 /** Copies `keys` from the UI values to `target`: required ones always (so a gap is reported), optional ones when set. */
@@ -61,11 +55,11 @@ export function parseJsonValue(
 		try {
 			parsed = JSON.parse(value);
 		} catch (error) {
-			violations.push({ path, rule: `must be valid JSON (${(error as Error).message})`, got: describeValue(value) });
+			violations.push(violation(path, `must be valid JSON (${(error as Error).message})`, value));
 			return undefined;
 		}
 	}
-	if (list && isObject(parsed)) return [parsed];
+	if (list && isPlainObject(parsed)) return [parsed];
 	return parsed;
 }
 
@@ -77,31 +71,7 @@ export function buildAction(values: Values, { area }: { area: boolean }): IDataO
 	if (area) {
 		action.area = { x: values.x, y: values.y, width: values.width, height: values.height };
 	}
-	switch (type) {
-		case 'message':
-			copy(action, values, { required: ['text'] });
-			break;
-		case 'postback':
-			copy(action, values, { required: ['data'], optional: ['text'] });
-			break;
-		case 'workflowTemplate':
-			copy(action, values, { required: ['templateId'] });
-			break;
-		case 'workflow':
-			copy(action, values, { required: ['workflowId'] });
-			break;
-		case 'workflows':
-			copy(action, values, { optional: ['status'] });
-			break;
-		case 'library':
-			copy(action, values, { optional: ['url'] });
-			break;
-		case 'uri':
-			copy(action, values, { required: ['linkUri'] });
-			break;
-		default:
-			break;
-	}
+	if ((ACTION_TYPES as readonly unknown[]).includes(type)) copy(action, values, ACTION_FIELDS[type as ActionType]);
 	return action;
 }
 
@@ -123,7 +93,7 @@ function buildColumn(values: Values, path: FieldPath, violations: Violation[]): 
 }
 
 function buildTemplate(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
-	const options = isObject(values.templateOptions) ? values.templateOptions : {};
+	const options = isPlainObject(values.templateOptions) ? values.templateOptions : {};
 	const type = values.templateType ?? 'buttons';
 	const template: IDataObject = { type };
 	const templatePath = [...path, 'template'];
@@ -131,11 +101,13 @@ function buildTemplate(values: Values, path: FieldPath, violations: Violation[])
 		copy(template, options, { optional: ['imageAspectRatio', 'imageSize'] });
 		for (const key of ['imageBackgroundColor', 'defaultActionJson']) {
 			if (!isBlank(options[key])) {
-				violations.push({
-					path: [...templatePath, key === 'defaultActionJson' ? 'defaultAction' : key],
-					rule: 'applies to the Buttons template only; for a carousel, set it on each column',
-					got: describeValue(options[key]),
-				});
+				violations.push(
+					violation(
+						[...templatePath, key === 'defaultActionJson' ? 'defaultAction' : key],
+						'applies to the Buttons template only; for a carousel, set it on each column',
+						options[key],
+					),
+				);
 			}
 		}
 		template.columns = entries(values.columns, 'column').map((column, index) =>
@@ -207,7 +179,7 @@ export function buildMessagesFromJson(value: unknown): BuildResult {
 	const violations: Violation[] = [];
 	const messages = parseJsonValue(value, [], violations, { list: true });
 	if (messages === undefined && violations.length === 0) {
-		violations.push({ path: [], rule: 'must be a JSON list of messages', got: describeValue(value) });
+		violations.push(violation([], 'must be a JSON list of messages', value));
 	}
 	return { messages, violations };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { botRequest } from '../../transport';
 import { userIdField } from '../common.descriptions';
@@ -12,6 +13,6 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const uid = requireResourceId(this, itemIndex, 'userId', 'User ID');
-	const { body } = await botRequest(this, { method: 'GET', path: `/bot/v2/groups/users/${uid}` }, itemIndex);
+	const { body } = await botRequest(this, { method: 'GET', path: apiPath`/bot/v2/groups/users/${uid}` }, itemIndex);
 	return body;
 }

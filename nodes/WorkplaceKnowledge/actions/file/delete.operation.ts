@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
@@ -15,12 +16,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
 	await knowledgeRequest(
 		this,
-		{ method: 'DELETE', path: `/knowledge/${knowledgeBaseId}/files/${fileId}` },
+		{ method: 'DELETE', path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}` },
 		itemIndex,
 	);
 	return {
 		deleted: true,
-		knowledgeBaseId: decodeURIComponent(knowledgeBaseId),
-		fileId: decodeURIComponent(fileId),
+		knowledgeBaseId,
+		fileId,
 	};
 }

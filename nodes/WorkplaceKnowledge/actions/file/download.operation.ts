@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { responseToBinary } from '../../../shared/binary';
 import { requireResourceId, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
@@ -33,16 +34,16 @@ export async function execute(
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
 	const response = await knowledgeRequest<never>(
 		this,
-		{ method: 'GET', path: `/knowledge/${knowledgeBaseId}/files/${fileId}/download`, stream: true },
+		{ method: 'GET', path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}/download`, stream: true },
 		itemIndex,
 	);
-	const binary = await responseToBinary(this, response, decodeURIComponent(fileId));
+	const binary = await responseToBinary(this, response, fileId);
 	const input = this.getInputData()[itemIndex];
 	return [
 		{
 			json: {
-				knowledgeBaseId: decodeURIComponent(knowledgeBaseId),
-				fileId: decodeURIComponent(fileId),
+				knowledgeBaseId,
+				fileId,
 				fileName: binary.fileName,
 				mimeType: binary.mimeType,
 			},

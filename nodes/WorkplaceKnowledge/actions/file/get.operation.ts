@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
@@ -15,7 +16,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
 	const { body } = await knowledgeRequest(
 		this,
-		{ method: 'GET', path: `/knowledge/${knowledgeBaseId}/files/${fileId}` },
+		{ method: 'GET', path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}` },
 		itemIndex,
 	);
 	return body;

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { knowledgeList } from '../../transport';
 import { getManyParameters, getManyProperties, knowledgeBaseLocator } from '../common.descriptions';
@@ -14,7 +15,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	return await knowledgeList(
 		this,
-		`/knowledge/${knowledgeBaseId}/files`,
+		apiPath`/knowledge/${knowledgeBaseId}/files`,
 		itemIndex,
 		getManyParameters(this, itemIndex),
 	);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { sendFile } from './sendFile';
 import {
@@ -25,5 +26,5 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
-	return await sendFile(this, itemIndex, 'PUT', `/knowledge/${knowledgeBaseId}/files/${fileId}`);
+	return await sendFile(this, itemIndex, 'PUT', apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}`);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { sendFile } from './sendFile';
 import { binaryPropertyInput, knowledgeBaseLocator, uploadOptions } from '../common.descriptions';
@@ -14,5 +15,5 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	return await sendFile(this, itemIndex, 'POST', `/knowledge/${knowledgeBaseId}/files`);
+	return await sendFile(this, itemIndex, 'POST', apiPath`/knowledge/${knowledgeBaseId}/files`);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { apiPath } from '../../../shared/apiPath';
 import { invalidInput, parseJsonObject, requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { additionalJsonOption, knowledgeBaseLocator } from '../common.descriptions';
@@ -59,7 +60,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const { body: record } = await knowledgeRequest(
 		this,
-		{ method: 'PUT', path: `/knowledge/${id}`, body },
+		{ method: 'PUT', path: apiPath`/knowledge/${id}`, body },
 		itemIndex,
 	);
 	return record;

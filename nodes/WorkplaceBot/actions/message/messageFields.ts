@@ -1,0 +1,170 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { actionFields } from './actionFields';
+import type { Show } from './properties';
+import { choices, listProperty, optionsProperty, property } from './properties';
+import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, LIMITS, MESSAGE_TYPES, TEMPLATE_TYPES } from './spec';
+
+const ACTIONS_JSON_EXAMPLE = JSON.stringify([{ type: 'message', label: 'Yes', text: 'yes' }], null, 2);
+
+const TEXT_LIMIT = `At most ${LIMITS.text} characters, or ${LIMITS.textWithImageOrTitle} with`;
+
+/** One carousel column; its actions are JSON (a third level of lists would be unwieldy in the UI). */
+const columnFields: INodeProperties[] = [
+	property('string', 'Thumbnail Image URL', 'thumbnailImageUrl', `Optional image of the column, at most ${LIMITS.url} characters`),
+	property('color', 'Image Background Color', 'imageBackgroundColor', 'Optional background color of the image; the platform default is #FFFFFF', {
+		placeholder: '#FFFFFF',
+	}),
+	property('string', 'Title', 'title', `Optional title, at most ${LIMITS.title} characters`),
+	property('string', 'Text', 'text', `${TEXT_LIMIT} an image or a title`, { rows: 2, required: true }),
+	property(
+		'json',
+		'Actions (JSON)',
+		'actionsJson',
+		`The column's buttons as a JSON list of 1 to ${LIMITS.columnActions} actions, e.g. [{"type": "uri", "label": "Open", "linkUri": "https://example.com"}]`,
+		{ default: ACTIONS_JSON_EXAMPLE, required: true },
+	),
+	property('json', 'Default Action (JSON)', 'defaultActionJson', 'Optional action run when the column itself is tapped, as a JSON object'),
+];
+
+const MESSAGE_TYPE_OPTIONS = choices(MESSAGE_TYPES, {
+	descriptions: {
+		audio: 'An audio file with its duration',
+		image: 'A picture with a preview',
+		imagemap: 'An image with tappable areas',
+		template: 'Buttons or a carousel of columns with buttons',
+		text: 'A text message',
+		video: 'A video with a preview image',
+	},
+});
+
+const TEMPLATE_TYPE_OPTIONS = choices(TEMPLATE_TYPES, {
+	descriptions: {
+		buttons: 'A text with an optional image and title, and 1 to 4 buttons',
+		carousel: '1 to 10 columns, each with its own buttons',
+	},
+});
+
+const IMAGEMAP: Show = { type: ['imagemap'] };
+const BUTTONS: Show = { type: ['template'], templateType: ['buttons'] };
+
+const templateOptions: INodeProperties = {
+	displayName: 'Template Options',
+	name: 'templateOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	displayOptions: { show: { type: ['template'] } },
+	options: [
+		property(
+			'json',
+			'Default Action (JSON)',
+			'defaultActionJson',
+			'Buttons template only: action run when the image, title or text is tapped, as a JSON object (for a carousel, set it per column)',
+		),
+		optionsProperty(
+			'Image Aspect Ratio',
+			'imageAspectRatio',
+			choices(IMAGE_ASPECT_RATIOS, { names: { rectangle: 'Rectangle (1.51:1)', square: 'Square (1:1)' } }),
+			'rectangle',
+			{ description: 'Aspect ratio of the image(s); the platform default is Rectangle' },
+		),
+		property(
+			'color',
+			'Image Background Color',
+			'imageBackgroundColor',
+			'Buttons template only: background color of the image (for a carousel, set it per column)',
+			{ placeholder: '#FFFFFF' },
+		),
+		optionsProperty('Image Size', 'imageSize', choices(IMAGE_SIZES), 'cover', {
+			description: 'How the image(s) fill their area; the platform default is Cover',
+		}),
+	],
+};
+
+const quickReplies = listProperty('Quick Replies', 'quickReply', 'Optional reply buttons shown under the message', {
+	placeholder: 'Add Quick Reply',
+	entry: {
+		displayName: 'Quick Reply',
+		name: 'items',
+		values: [
+			property('string', 'Image URL', 'imageUrl', `Optional icon of the quick reply, at most ${LIMITS.url} characters`),
+			...actionFields({ area: false, labelRequired: true }),
+		],
+	},
+});
+
+/** One entry of the "Messages" list: a Type and the fields of that type. */
+export const messageFields: INodeProperties[] = [
+	optionsProperty('Type', 'type', MESSAGE_TYPE_OPTIONS, 'text'),
+	property('string', 'Text', 'text', 'The message text', { rows: 3, required: true, show: { type: ['text'] } }),
+	property(
+		'string',
+		'Original Content URL',
+		'originalContentUrl',
+		`Address of the image, video or audio file, at most ${LIMITS.url} characters`,
+		{ required: true, placeholder: 'e.g. https://example.com/media/file.jpg', show: { type: ['image', 'video', 'audio'] } },
+	),
+	property('string', 'Preview Image URL', 'previewImageUrl', `Address of the preview image, at most ${LIMITS.url} characters`, {
+		required: true,
+		placeholder: 'e.g. https://example.com/media/preview.jpg',
+		show: { type: ['image', 'video'] },
+	}),
+	property('string', 'Tracking ID', 'trackingId', 'Optional tracking ID of the video', { show: { type: ['video'] } }),
+	property('number', 'Duration (Milliseconds)', 'duration', 'Length of the audio in milliseconds, more than 0', {
+		minValue: 0,
+		required: true,
+		show: { type: ['audio'] },
+	}),
+	property('string', 'Base URL', 'baseUrl', `Address of the imagemap image, at most ${LIMITS.url} characters`, {
+		required: true,
+		placeholder: 'e.g. https://example.com/imagemap/floor-plan',
+		show: IMAGEMAP,
+	}),
+	property(
+		'number',
+		'Base Width (Pixels)',
+		'baseWidth',
+		'Width of the base image in pixels; the areas of the actions are measured in it',
+		{ minValue: 0, required: true, show: IMAGEMAP },
+	),
+	property('number', 'Base Height (Pixels)', 'baseHeight', 'Height of the base image in pixels', {
+		minValue: 0,
+		required: true,
+		show: IMAGEMAP,
+	}),
+	listProperty('Actions', 'imagemapActions', `Tappable areas of the image and what they do: 1 to ${LIMITS.imagemapActions}`, {
+		placeholder: 'Add Action',
+		show: IMAGEMAP,
+		entry: { displayName: 'Action', name: 'action', values: actionFields({ area: true, labelRequired: false }) },
+	}),
+	optionsProperty('Template Type', 'templateType', TEMPLATE_TYPE_OPTIONS, 'buttons', { show: { type: ['template'] } }),
+	property('string', 'Thumbnail Image URL', 'thumbnailImageUrl', `Optional image above the text, at most ${LIMITS.url} characters`, {
+		show: BUTTONS,
+	}),
+	property('string', 'Title', 'title', `Optional title, at most ${LIMITS.title} characters`, { show: BUTTONS }),
+	property('string', 'Text', 'templateText', `${TEXT_LIMIT} a thumbnail image or a title`, {
+		rows: 2,
+		required: true,
+		show: BUTTONS,
+	}),
+	listProperty('Actions', 'actions', `The buttons: 1 to ${LIMITS.buttonsActions}`, {
+		placeholder: 'Add Button',
+		show: BUTTONS,
+		entry: { displayName: 'Button', name: 'action', values: actionFields({ area: false, labelRequired: true }) },
+	}),
+	listProperty('Columns', 'columns', `The carousel columns: 1 to ${LIMITS.carouselColumns}`, {
+		placeholder: 'Add Column',
+		show: { type: ['template'], templateType: ['carousel'] },
+		entry: { displayName: 'Column', name: 'column', values: columnFields },
+	}),
+	property(
+		'string',
+		'Alt Text',
+		'altText',
+		'Optional text shown where the message cannot be displayed, e.g. in notifications',
+		{ show: { type: ['imagemap', 'template'] } },
+	),
+	templateOptions,
+	quickReplies,
+];

@@ -1,0 +1,53 @@
+/**
+ * The `messages` of an item: built from the "Messages" fields or "Messages (JSON)", checked,
+ * and every problem reported in one error before anything is sent.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { NodeOperationError } from 'n8n-workflow';
+
+import type { Violation } from '../../../shared/validation';
+import { violationsError } from '../../../shared/validation';
+import type { BuildResult } from './build';
+import { buildMessagesFromFields, buildMessagesFromJson } from './build';
+import { displayPath, wirePath } from './spec';
+import { validateMessages } from './validate';
+
+/** Every problem of the built messages: JSON that did not parse, then the spec's limits and required fields. */
+export function collectViolations(built: BuildResult): Violation[] {
+	if (built.messages === undefined) return built.violations;
+	const reported = new Set(built.violations.map((v) => wirePath(v.path)));
+	const checked = validateMessages(built.messages).filter((v) => !reported.has(wirePath(v.path)));
+	return [...built.violations, ...checked];
+}
+
+/**
+ * One error for all problems of an item: the first in the message, all of them in the
+ * description with their place in the request body, e.g. `Item 3: "Messages > 2 > Template >
+ * Actions > 1 > Label" must be at most 20 characters, got "A label that is far too long" (28 characters)`.
+ */
+export function messagesError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	root: string,
+	violations: Violation[],
+): NodeOperationError {
+	return violationsError(ctx, itemIndex, violations, {
+		name: (path) => displayPath(root, path),
+		place: wirePath,
+		note: `Positions count from 1 ("${root} > 2" is the second message); the part in brackets is the place in the request body.`,
+	});
+}
+
+/** The `messages` array of the item, checked; throws before anything is sent. */
+export function getMessages(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
+	const mode = ctx.getNodeParameter('defineMessages', itemIndex, 'fields') as string;
+	const json = mode === 'json';
+	const built = json
+		? buildMessagesFromJson(ctx.getNodeParameter('messagesJson', itemIndex, '') as unknown)
+		: buildMessagesFromFields(ctx.getNodeParameter('messages', itemIndex, {}) as unknown);
+	const violations = collectViolations(built);
+	if (violations.length > 0) {
+		throw messagesError(ctx, itemIndex, json ? 'Messages (JSON)' : 'Messages', violations);
+	}
+	return built.messages as IDataObject[];
+}
