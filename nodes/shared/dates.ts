@@ -2,11 +2,16 @@
  * Date inputs of the form and task nodes: whatever n8n hands a node for a date (the date
  * picker's `2025-03-31T00:00:00`, an ISO 8601 string with or without a time zone, a Luxon
  * DateTime from `{{ $now }}`, a JS Date, epoch milliseconds or seconds) read as one of three
- * kinds, then written as the platform wants it: `YYYY-MM-DD` (forms) or ISO 8601 UTC (tasks).
+ * kinds, then written as the platform wants it: `YYYY-MM-DD` (a form's due date) or ISO 8601
+ * UTC (a form stage's or a task's). The checkers use isCalendarDate and isWireTimestamp on
+ * request bodies, so a body given as JSON is held to the same calendar.
  *
  * A value without a time zone is read in the workflow's time zone. Uses Intl only, so the
  * package needs no date library at run time.
  */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidInput } from './validation';
 
 export type ParsedDate =
 	/** A calendar date with no time: `2025-03-31`. */
@@ -38,6 +43,20 @@ function validCalendarDate(year: number, month: number, day: number): boolean {
 	if (month < 1 || month > 12 || day < 1) return false;
 	const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
 	return day <= last;
+}
+
+/** Whether a value is a `YYYY-MM-DD` date that exists on the calendar. */
+export function isCalendarDate(value: unknown): value is string {
+	const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+	return m !== null && validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Whether a request body's value is a time the platform reads: epoch time, a calendar date or a zoned ISO 8601 date-time. */
+export function isWireTimestamp(value: unknown): boolean {
+	if (typeof value === 'number') return Number.isFinite(value) && value >= 0;
+	return isCalendarDate(value) || (typeof value === 'string' && ZONED_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
 }
 
 const ISO =
@@ -142,5 +161,17 @@ export function toIsoUtc(parsed: ParsedDate, timeZone?: string): string {
 	return new Date(epochMs).toISOString().replace('.000Z', 'Z');
 }
 
-export const DATE_FORMS_HINT =
+const DATE_FORMS_HINT =
 	'a date such as 2025-03-31, an ISO 8601 date-time such as 2025-03-31T17:00:00Z, an n8n date ({{ $now }}) or epoch time';
+
+/** A date input of a node field, read by parseDateInput; anything else is the item's error. */
+export function readDateInput(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): ParsedDate {
+	const parsed = parseDateInput(value);
+	if (parsed === undefined) throw invalidInput(ctx, itemIndex, field, `must be ${DATE_FORMS_HINT}`, value);
+	return parsed;
+}

@@ -60,7 +60,7 @@ describe('Workplace Form: platform errors', () => {
 		expect(requests.map((r) => r.status)).toEqual([201, 404, 201]);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json.receiverUserIds).toEqual(['bob']);
-		expect(items[1].json.error).toBe('Item 1: "Recipient Usernames" must contain at least one username, got []');
+		expect(items[1].json.error).toBe('Item 1: "Recipient Usernames" must have at least 1 username, got 0 usernames');
 		expect(items[2].json).toMatchObject({ error: 'HTTP 404: Unknown username(s): nobody [receiverUserIds[0]: user nobody not found]', httpCode: '404' });
 		expect(items[3].json.receiverUserIds).toEqual(['carol']);
 	});

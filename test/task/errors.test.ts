@@ -165,12 +165,12 @@ describe('Workplace Task: checks before sending (no request)', () => {
 		[
 			'title over 200 characters',
 			{ taskTitle: 'A'.repeat(201) },
-			`Item 0: "Title" must be at most 200 characters (it has 201; turn on "Allow Longer Title and Description" to send it anyway), got "${'A'.repeat(115)}..."`,
+			`Item 0: "Title" must be at most 200 characters (turn on "Allow Longer Title and Description" to send it anyway), got "${'A'.repeat(115)}..." (201 characters)`,
 		],
 		[
 			'description over 5000 characters',
 			{ taskTitle: 'Ok', additionalFields: { taskDescription: 'é'.repeat(5001) } },
-			'Item 0: "Description" must be at most 5000 characters (it has 5001;',
+			`Item 0: "Description" must be at most 5000 characters (turn on "Allow Longer Title and Description" to send it anyway), got "${'é'.repeat(115)}..." (5001 characters)`,
 		],
 		['custom priority not a whole number', { taskTitle: 'Ok', priority: 'custom', customPriority: 1.5 }, 'Item 0: "Custom Priority" must be a whole number, got 1.5'],
 		['priority expression not a number', { taskTitle: 'Ok', priority: '={{ "urgent" }}' }, 'Item 0: "Priority" must be a whole number, got "urgent"'],
@@ -183,12 +183,12 @@ describe('Workplace Task: checks before sending (no request)', () => {
 		[
 			'checklist item without description',
 			{ taskTitle: 'Ok', additionalFields: { checklist: { item: [{ description: 'Fine', isDone: false }, { description: ' ', isDone: true }] } } },
-			'Item 0: "Checklist › Item 2 › Description" must not be empty, got " "',
+			'Item 0: "Checklist > Item 2 > Description" must not be empty, got " "',
 		],
 		[
 			'checklist from JSON with isDone missing',
 			{ taskTitle: 'Ok', additionalFields: { additionalJson: '{"checklist": [{"description": "Step"}]}' } },
-			'Item 0: "Checklist › Item 1 › Done (isDone)" must be true or false, got nothing',
+			'Item 0: "Checklist > Item 1 > Done (isDone)" must be true or false, got nothing',
 		],
 		[
 			'Additional Fields (JSON) not JSON',

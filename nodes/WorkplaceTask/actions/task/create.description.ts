@@ -1,0 +1,154 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { PRIORITIES } from './body';
+import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from './validate';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Title',
+		name: 'taskTitle',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Prepare the Q3 budget review',
+		description: `Title of the task (taskTitle). At most ${TASK_TITLE_MAX} characters unless "Allow Longer Title and Description" is on.`,
+	},
+	{
+		displayName: 'Priority',
+		name: 'priority',
+		type: 'options',
+		options: [
+			{
+				name: 'Custom Number',
+				value: 'custom',
+				description: 'Send another number, for a platform whose priority scale differs',
+			},
+			{ name: 'High', value: 'high', description: `Sends priority ${PRIORITIES.high}` },
+			{ name: 'Low', value: 'low', description: `Sends priority ${PRIORITIES.low}` },
+			{ name: 'Medium', value: 'medium', description: `Sends priority ${PRIORITIES.medium}` },
+			{ name: 'Platform Default', value: 'none', description: 'Send no priority' },
+		],
+		default: 'none',
+		description:
+			'Priority of the task. The platform commonly uses 1 = High, 2 = Medium, 3 = Low; the exact mapping may vary, so a custom number can be sent instead.',
+	},
+	{
+		displayName: 'Custom Priority',
+		name: 'customPriority',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 2,
+		displayOptions: { show: { priority: ['custom'] } },
+		description: 'The priority number to send as it is, e.g. 1 for the most urgent',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add field',
+		default: {},
+		options: [
+			{
+				displayName: 'Additional Fields (JSON)',
+				name: 'additionalJson',
+				type: 'json',
+				default: '{}',
+				description:
+					'Further fields to send in the request body, as a JSON object (e.g. {"tags": ["finance"]}). Fields set above take precedence.',
+			},
+			{
+				displayName: 'Assignee ID',
+				name: 'assigneeId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 64f0a0000000000000000002',
+				description: 'User ID (not the username) of the person the task is assigned to',
+			},
+			{
+				displayName: 'Checklist',
+				name: 'checklist',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true, sortable: true },
+				default: {},
+				placeholder: 'Add checklist item',
+				description: 'Steps of the task, in order',
+				options: [
+					{
+						displayName: 'Item',
+						name: 'item',
+						values: [
+							{
+								displayName: 'Description',
+								name: 'description',
+								type: 'string',
+								default: '',
+								description: 'What needs to be done',
+							},
+							{
+								displayName: 'Done',
+								name: 'isDone',
+								type: 'boolean',
+								default: false,
+								description: 'Whether the step is already done',
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Description',
+				name: 'taskDescription',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				description: `Details of the task. At most ${TASK_DESCRIPTION_MAX} characters unless "Allow Longer Title and Description" is on.`,
+			},
+			{
+				displayName: 'Due Date',
+				name: 'dueDate',
+				type: 'dateTime',
+				default: '',
+				description:
+					"When the task is due. Sent as ISO 8601 in UTC; a date or time without a time zone is read in the workflow's time zone.",
+			},
+			{
+				displayName: 'Parent ID',
+				name: 'parentId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. task-0001',
+				description: 'ID of a parent task or topic. When set, the new task is created as its subtask.',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Allow Longer Title and Description',
+				name: 'allowLongText',
+				type: 'boolean',
+				default: false,
+				description: `Whether to send a title over ${TASK_TITLE_MAX} or a description over ${TASK_DESCRIPTION_MAX} characters instead of failing before the request (the platform only recommends these limits)`,
+			},
+			{
+				displayName: 'Idempotency Key',
+				name: 'idempotencyKey',
+				type: 'string',
+				default: '',
+				description:
+					'Sent in the Idempotency-Key header: the platform creates one task per key and answers a repeat with the first result. Empty: a new random key per item and run, reused only when the node retries the item. Set one (e.g. from an order number) to avoid duplicates across executions too.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['task'], operation: ['create'] } },
+	properties,
+);
