@@ -31,3 +31,8 @@ export function outputBinaryField(hint: string): INodeProperties {
 		hint,
 	};
 }
+
+/** "Additional Fields (JSON)": body fields the node has no field for (read by parseJsonObject). */
+export function additionalJsonOption(description: string): INodeProperties {
+	return { displayName: 'Additional Fields (JSON)', name: 'additionalJson', type: 'json', default: '{}', description };
+}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { returnAllOrLimit } from '../../shared/descriptions';
-import { optionsCollection } from '../../shared/fieldDescriptions';
+import { additionalJsonOption, optionsCollection } from '../../shared/fieldDescriptions';
 
 const ID_PATTERN = '[^\\s/?#]+';
 
@@ -59,14 +59,9 @@ export const fileLocator = idLocator({
 	invalidIdMessage: 'Not a valid file ID',
 });
 
-export const additionalJsonOption: INodeProperties = {
-	displayName: 'Additional Fields (JSON)',
-	name: 'additionalJson',
-	type: 'json',
-	default: '{}',
-	description:
-		'Further fields to send in the request body, as a JSON object. The platform does not document every field; fields set above take precedence.',
-};
+export const knowledgeAdditionalJson = additionalJsonOption(
+	'Further fields to send in the request body, as a JSON object. The platform does not document every field; fields set above take precedence.',
+);
 
 export const pageSizeOption: INodeProperties = {
 	displayName: 'Page Size',

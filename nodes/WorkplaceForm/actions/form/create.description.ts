@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalJsonOption } from '../../../shared/fieldDescriptions';
 import { approvalStagesProperty } from './approvalStages.description';
 import { formFieldsProperty } from './formFields.description';
 import { FORM_STATUSES, optionsOf } from './values';
@@ -125,14 +126,9 @@ const properties: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: { definition: ['fields'] } },
 		options: [
-			{
-				displayName: 'Additional Fields (JSON)',
-				name: 'additionalJson',
-				type: 'json',
-				default: '{}',
-				description:
-					'Further fields to send in the request body, as a JSON object. The spec does not show every field; fields set above take precedence.',
-			},
+			additionalJsonOption(
+				'Further fields to send in the request body, as a JSON object. The spec does not show every field; fields set above take precedence.',
+			),
 			{
 				displayName: 'Due Date',
 				name: 'dueDate',

@@ -4,13 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { collectionOf, requiredNameField } from '../../../shared/fieldDescriptions';
 import { parseJsonObject, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
-import { additionalJsonOption, descriptionOption } from '../common.descriptions';
+import { knowledgeAdditionalJson, descriptionOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	requiredNameField('e.g. HR Policies', 'Name of the new knowledge base'),
 	collectionOf('Additional Fields', 'additionalFields', 'Add field', [
 		descriptionOption('What the knowledge base is about'),
-		additionalJsonOption,
+		knowledgeAdditionalJson,
 	]),
 ];
 

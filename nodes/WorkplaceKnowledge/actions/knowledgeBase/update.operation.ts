@@ -5,7 +5,7 @@ import { apiPath } from '../../../shared/apiPath';
 import { collectionOf } from '../../../shared/fieldDescriptions';
 import { invalidInput, parseJsonObject, requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
-import { additionalJsonOption, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
+import { knowledgeAdditionalJson, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['knowledgeBase'], operation: ['update'] } },
@@ -20,7 +20,7 @@ export const description = updateDisplayOptions(
 				description: 'New name of the knowledge base',
 			},
 			descriptionOption('New description of the knowledge base'),
-			additionalJsonOption,
+			knowledgeAdditionalJson,
 		]),
 	],
 );

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { additionalJsonOption } from '../../../shared/fieldDescriptions';
 import { PRIORITIES } from './body';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from './validate';
 
@@ -49,14 +50,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add field',
 		default: {},
 		options: [
-			{
-				displayName: 'Additional Fields (JSON)',
-				name: 'additionalJson',
-				type: 'json',
-				default: '{}',
-				description:
-					'Further fields to send in the request body, as a JSON object (e.g. {"tags": ["finance"]}). Fields set above take precedence.',
-			},
+			additionalJsonOption(
+				'Further fields to send in the request body, as a JSON object (e.g. {"tags": ["finance"]}). Fields set above take precedence.',
+			),
 			{
 				displayName: 'Assignee ID',
 				name: 'assigneeId',
