@@ -15,9 +15,19 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return collectionOf('Options', 'options', 'Add option', options);
 }
 
+/** A required one-line text field: an ID, a username, a name. */
+export function requiredTextField(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	description: string,
+): INodeProperties {
+	return { displayName, name, type: 'string', default: '', required: true, placeholder, description };
+}
+
 /** The required "Name" of what a create operation makes. */
 export function requiredNameField(placeholder: string, description: string): INodeProperties {
-	return { displayName: 'Name', name: 'name', type: 'string', default: '', required: true, placeholder, description };
+	return requiredTextField('Name', 'name', placeholder, description);
 }
 
 /** Where a download puts the file it fetched: "Put Output File in Field". */

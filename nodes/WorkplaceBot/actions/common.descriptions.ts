@@ -1,24 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const userIdField: INodeProperties = {
-	displayName: 'User ID',
-	name: 'userId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 64f0a0000000000000000001',
-	description: 'ID (uid) of the user, e.g. `source.userId` of a Workplace Trigger message event or `_id` of a user lookup',
-};
+import { requiredTextField } from '../../shared/fieldDescriptions';
 
-export const groupIdField: INodeProperties = {
-	displayName: 'Group ID',
-	name: 'groupId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 64f0c0000000000000000001',
-	description: 'ID (gid) of the group chat; the bot must be a member',
-};
+export const userIdField: INodeProperties = requiredTextField(
+	'User ID',
+	'userId',
+	'e.g. 64f0a0000000000000000001',
+	'ID (uid) of the user, e.g. `source.userId` of a Workplace Trigger message event or `_id` of a user lookup',
+);
+
+export const groupIdField: INodeProperties = requiredTextField(
+	'Group ID',
+	'groupId',
+	'e.g. 64f0c0000000000000000001',
+	'ID (gid) of the group chat; the bot must be a member',
+);
 
 export const topicIdField: INodeProperties = {
 	displayName: 'Topic ID',

@@ -2,21 +2,18 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/botApi';
-import { outputBinaryField } from '../../../shared/fieldDescriptions';
+import { outputBinaryField, requiredTextField } from '../../../shared/fieldDescriptions';
 import { requireResourceId, requireString } from '../../../shared/validation';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['image'], operation: ['download'] } },
 	[
-		{
-			displayName: 'Picture ID',
-			name: 'pictureId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. {{ $json.message.pictureId }}',
-			description: 'The `pictureId` of a message event the user sent',
-		},
+		requiredTextField(
+			'Picture ID',
+			'pictureId',
+			'e.g. {{ $json.message.pictureId }}',
+			'The `pictureId` of a message event the user sent',
+		),
 		{
 			displayName: 'Size',
 			name: 'size',

@@ -2,20 +2,18 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { botRequest } from '../../../shared/botApi';
+import { requiredTextField } from '../../../shared/fieldDescriptions';
 import { requireString } from '../../../shared/validation';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getByUsername'] } },
 	[
-		{
-			displayName: 'Username',
-			name: 'username',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. alice',
-			description: 'The username to look up, e.g. `source.username` of a Workplace Trigger message event',
-		},
+		requiredTextField(
+			'Username',
+			'username',
+			'e.g. alice',
+			'The username to look up, e.g. `source.username` of a Workplace Trigger message event',
+		),
 	],
 );
 

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
-import { requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
+import { readFileAddress } from './fileAddress';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
@@ -12,16 +11,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
-	await knowledgeRequest(
-		this,
-		{ method: 'DELETE', path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}` },
-		itemIndex,
-	);
-	return {
-		deleted: true,
-		knowledgeBaseId,
-		fileId,
-	};
+	const { knowledgeBaseId, fileId, path } = readFileAddress(this, itemIndex);
+	await knowledgeRequest(this, { method: 'DELETE', path }, itemIndex);
+	return { deleted: true, knowledgeBaseId, fileId };
 }

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
 import { responseToBinary } from '../../../shared/binary';
 import { outputBinaryField } from '../../../shared/fieldDescriptions';
-import { requireResourceId, requireString } from '../../../shared/validation';
+import { requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
+import { readFileAddress } from './fileAddress';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -23,12 +23,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
+	const { knowledgeBaseId, fileId, path } = readFileAddress(this, itemIndex);
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
 	const response = await knowledgeRequest<never>(
 		this,
-		{ method: 'GET', path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}/download`, stream: true },
+		{ method: 'GET', path: `${path}/download`, stream: true },
 		itemIndex,
 	);
 	const binary = await responseToBinary(this, response, fileId);

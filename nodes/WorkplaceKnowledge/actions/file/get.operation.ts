@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
-import { requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
+import { readFileAddress } from './fileAddress';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
@@ -12,12 +11,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
-	const { body } = await knowledgeRequest(
-		this,
-		{ method: 'GET', path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}` },
-		itemIndex,
-	);
+	const file = readFileAddress(this, itemIndex);
+	const { body } = await knowledgeRequest(this, { method: 'GET', path: file.path }, itemIndex);
 	return body;
 }

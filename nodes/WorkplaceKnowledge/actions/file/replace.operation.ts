@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
-import { requireResourceId } from '../../../shared/validation';
+import { readFileAddress } from './fileAddress';
 import { uploadFileRequest } from './uploadFileRequest';
 import {
 	binaryPropertyInput,
@@ -24,7 +23,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	const fileId = requireResourceId(this, itemIndex, 'fileId', 'File');
-	return await uploadFileRequest(this, itemIndex, 'PUT', apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}`);
+	const file = readFileAddress(this, itemIndex);
+	return await uploadFileRequest(this, itemIndex, 'PUT', file.path);
 }

@@ -1,0 +1,19 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { apiPath } from '../../../shared/apiPath';
+import { requireResourceId } from '../../../shared/validation';
+
+/** The file an item works on: its knowledge base, its ID and its path on the platform. */
+export interface FileAddress {
+	knowledgeBaseId: string;
+	fileId: string;
+	/** `/knowledge/{id}/files/{fileId}`, IDs encoded. */
+	path: string;
+}
+
+/** Reads the Knowledge Base and File pickers of one item. */
+export function readFileAddress(ctx: IExecuteFunctions, itemIndex: number): FileAddress {
+	const knowledgeBaseId = requireResourceId(ctx, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	const fileId = requireResourceId(ctx, itemIndex, 'fileId', 'File');
+	return { knowledgeBaseId, fileId, path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}` };
+}
