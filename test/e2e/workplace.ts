@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { ScenarioCredential, SimLoggedRequest } from './types';
+import type { ScenarioCredential, LoggedRequest } from './types';
 import { credentialId, node, PACKAGE, type NodeOptions, type NodeSpec } from './workflow';
 
 export const knowledgeCredential: ScenarioCredential = {
@@ -37,7 +37,7 @@ export function pseudoRandomBytes(size: number, seed = 1): Buffer {
 }
 
 /** "METHOD /path" of each logged request, for compact sequence assertions. */
-export const requestLines = (log: SimLoggedRequest[]) => log.map((r) => `${r.method} ${r.path}`);
+export const requestLines = (log: LoggedRequest[]) => log.map((r) => `${r.method} ${r.path}`);
 
 export const botCredential: ScenarioCredential = {
 	id: credentialId('workplaceBotOAuth2Api/simulator'),

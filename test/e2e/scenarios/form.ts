@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 
 import type { SimulatorState } from '../../../simulator';
-import type { Scenario, ScenarioContext, ScenarioCredential, SimLoggedRequest } from '../types';
+import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest } from '../types';
 import { credentialId, manualTrigger, node, PACKAGE, chain, type NodeOptions, type NodeSpec } from '../workflow';
 
 const FORMS = '/v1/forms';
@@ -25,7 +25,7 @@ function form(name: string, parameters: Record<string, unknown>, options: NodeOp
 }
 
 const state = (ctx: ScenarioContext) => ctx.sim.state as SimulatorState;
-const formLog = (ctx: ScenarioContext): SimLoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === FORMS);
+const formLog = (ctx: ScenarioContext): LoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === FORMS);
 
 const JSON_BODY = {
 	name: 'E2E expense claim',

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 
 import type { SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
-import type { Scenario, ScenarioContext, ScenarioCredential, SimLoggedRequest } from '../types';
+import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest } from '../types';
 import { credentialId, manualTrigger, node, PACKAGE, chain, set, type NodeOptions, type NodeSpec } from '../workflow';
 
 const TASKS = '/api/v1/task-projects/tasks';
@@ -34,7 +34,7 @@ function task(name: string, parameters: Record<string, unknown>, options: NodeOp
 }
 
 const state = (ctx: ScenarioContext) => ctx.sim.state as SimulatorState;
-const taskLog = (ctx: ScenarioContext): SimLoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === TASKS);
+const taskLog = (ctx: ScenarioContext): LoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === TASKS);
 
 const create: Scenario = {
 	name: 'task: checklist, subtask, 503 and 429 retried once-only',
