@@ -10,7 +10,7 @@ import type { LoggedRequest } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import type { RunNodeOptions, TestInputItem } from '../helpers/engine';
 import { runNode } from '../helpers/engine';
-import { useSimulator } from '../helpers/simulator';
+import { only, useSimulator } from '../helpers/simulator';
 
 const project = SEED.groups.project;
 const release = project.topics.release;
@@ -38,13 +38,6 @@ async function runPush(parameters: INodeParameters, options: Partial<RunNodeOpti
 	});
 	const log = sim.log.all();
 	return { ...result, log, pushes: log.filter((r) => r.path === PUSH) };
-}
-
-function only(requests: LoggedRequest[]): LoggedRequest {
-	if (requests.length !== 1) {
-		throw new Error(`expected one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`);
-	}
-	return requests[0];
 }
 
 /** Checks method, path, bearer token and JSON content type of a push; returns its body. */

@@ -1,9 +1,9 @@
 /**
- * The simulator set-up every engine test file shares: useSimulator() at the top of a file (or of
- * a describe block) starts one simulator before its tests, stops it after them and resets it
- * before each test.
+ * What the engine test files share about the simulator: useSimulator() at the top of a file (or
+ * of a describe block) starts one simulator before its tests, stops it after them and resets it
+ * before each test; only() picks the one request a run made from its log.
  */
-import { startSimulator, type Simulator } from '../../simulator';
+import { startSimulator, type LoggedRequest, type Simulator } from '../../simulator';
 
 export interface SimulatorHooks {
 	/** Before each test: reseed the state and drop every fault rule (default true). */
@@ -48,3 +48,12 @@ export function useSimulator(hooks: SimulatorHooks = {}): Simulator {
 	});
 }
 
+/** The single request a run made; fails loudly when there were more or fewer. */
+export function only(requests: LoggedRequest[]): LoggedRequest {
+	if (requests.length !== 1) {
+		throw new Error(
+			`expected exactly one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
+		);
+	}
+	return requests[0];
+}
