@@ -6,8 +6,6 @@
  *   GET  /whoami          -> 200 if x-api-key is the valid key, 403 for the "blocked" key, else 401
  *   POST /token           -> session token for username/password (counts fetches)
  *   GET  /session/echo    -> requires `Authorization: Bearer <live session token>`, else 401
- *   POST /oauth/token     -> OAuth2 client-credentials grant (Basic client auth), counts fetches
- *   GET  /oauth/echo      -> requires `Authorization: Bearer <live access token>`, else 401
  *   GET  /fail            -> 500 with a JSON error body
  */
 import { createServer } from 'node:http';
@@ -28,8 +26,6 @@ export interface HarnessServerOptions {
 	blockedApiKey: string;
 	username: string;
 	password: string;
-	clientId: string;
-	clientSecret: string;
 }
 
 export class HarnessServer {
@@ -37,11 +33,7 @@ export class HarnessServer {
 
 	readonly sessionTokens = new Set<string>();
 
-	readonly accessTokens = new Set<string>();
-
 	sessionTokenFetches = 0;
-
-	oauthTokenFetches = 0;
 
 	/** Countdown of successful /session/echo requests after which all session tokens are revoked. */
 	private sessionRevokeCountdown: number | undefined;
@@ -88,19 +80,13 @@ export class HarnessServer {
 	reset(): void {
 		this.requests.length = 0;
 		this.sessionTokens.clear();
-		this.accessTokens.clear();
 		this.sessionTokenFetches = 0;
-		this.oauthTokenFetches = 0;
 		this.sessionRevokeCountdown = undefined;
 	}
 
 	/** Revokes every session token right after the next `successes` successful /session/echo calls. */
 	revokeSessionsAfter(successes: number): void {
 		this.sessionRevokeCountdown = successes;
-	}
-
-	revokeAccessTokens(): void {
-		this.accessTokens.clear();
 	}
 
 	private bearer(record: RecordedRequest): string | undefined {
@@ -138,22 +124,6 @@ export class HarnessServer {
 					this.sessionRevokeCountdown = undefined;
 					this.sessionTokens.clear();
 				}
-				return [200, { token, item: record.query.item }];
-			}
-			case 'POST /oauth/token': {
-				const expected = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`;
-				const form = new URLSearchParams(record.body);
-				if (record.headers.authorization !== expected || form.get('grant_type') !== 'client_credentials') {
-					return [401, { error: 'invalid_client' }];
-				}
-				this.oauthTokenFetches++;
-				const token = `access-${this.oauthTokenFetches}`;
-				this.accessTokens.add(token);
-				return [200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: form.get('scope') }];
-			}
-			case 'GET /oauth/echo': {
-				const token = this.bearer(record);
-				if (!token || !this.accessTokens.has(token)) return [401, { message: 'invalid token' }];
 				return [200, { token, item: record.query.item }];
 			}
 			case 'GET /fail':
