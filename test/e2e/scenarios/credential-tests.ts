@@ -16,9 +16,8 @@
 import * as assert from 'node:assert/strict';
 
 import { getFreePort } from '../../../scripts/lib/proc';
-import { withTriggerServer, type TriggerServer } from '../trigger-server';
-import type { E2eSimulator, Scenario, ScenarioContext, TargetId } from '../types';
-import { chain, manualTrigger, set } from '../workflow';
+import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import type { E2eSimulator, ScenarioContext, TargetId } from '../types';
 
 const SHAPES = ['interface', 'plain', 'empty'] as const;
 type Shape = (typeof SHAPES)[number];
@@ -387,8 +386,6 @@ interface Row {
 	expected: Expected;
 }
 
-const reports = new Map<TargetId, Row[]>();
-
 type Snapshot = Record<string, unknown>;
 
 async function simState(sim: E2eSimulator): Promise<Snapshot> {
@@ -468,16 +465,11 @@ function printTable(ctx: ScenarioContext, rows: Row[]): void {
 	process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-export const scenario: Scenario = {
+export const scenario = triggerServerScenario({
 	name: 'credentials: Test button through POST /rest/credentials/test (n8n start), every credential and failure',
-	timeoutMs: 60_000,
-	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the credential tests run in before()' })]),
-	async before(ctx) {
-		reports.set(ctx.target, await withTriggerServer(ctx, (srv) => runCases(ctx, srv)));
-	},
-	assert(_result, ctx) {
-		const rows = reports.get(ctx.target);
-		assert.ok(rows, 'before() produced no report');
+	placeholderNote: 'the credential tests run in before()',
+	run: runCases,
+	check(rows, ctx) {
 		printTable(ctx, rows);
 		const failures: string[] = [];
 		for (const r of rows) {
@@ -494,4 +486,4 @@ export const scenario: Scenario = {
 		}
 		assert.equal(failures.length, 0, `${failures.length} case(s) differ:\n        ${failures.join('\n        ')}`);
 	},
-};
+});
