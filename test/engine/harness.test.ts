@@ -20,14 +20,12 @@ import {
 	readBinary,
 	registerTestTypes,
 	runNode,
-	testCredential,
 } from '../helpers/engine';
 import { harnessTypes } from '../helpers/harness';
 import { HarnessServer } from '../helpers/harness/harness-server';
 
 const OPTIONS = {
 	apiKey: 'key-123',
-	blockedApiKey: 'key-blocked',
 	username: 'alice',
 	password: 's3cret',
 };
@@ -182,32 +180,6 @@ describe('credentials', () => {
 		expect(requestsTo('/token')).toHaveLength(1);
 	});
 
-	it('testCredential performs the credential type test request with authentication applied', async () => {
-		const base = { baseUrl: server.baseUrl };
-		await expect(testCredential('harnessApiKeyApi', { ...base, apiKey: OPTIONS.apiKey })).resolves.toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
-		});
-		expect(requestsTo('/whoami')[0].headers['x-api-key']).toBe(OPTIONS.apiKey);
-		await expect(testCredential('harnessApiKeyApi', { ...base, apiKey: 'wrong' })).resolves.toMatchObject({
-			status: 'Error',
-		});
-		await expect(
-			testCredential('harnessApiKeyApi', { ...base, apiKey: OPTIONS.blockedApiKey }),
-		).resolves.toEqual({ status: 'Error', message: 'The API key is not allowed for this tenant' });
-
-		// preAuthentication always runs while testing (n8n's temp test node)
-		const store = new CredentialStore();
-		await expect(
-			testCredential(
-				'harnessSessionApi',
-				{ ...base, username: OPTIONS.username, password: OPTIONS.password, sessionToken: 'stale' },
-				{ credentialStore: store },
-			),
-		).resolves.toMatchObject({ status: 'OK' });
-		expect(server.sessionTokenFetches).toBe(1);
-		expect(store.preAuthenticationCalls('harnessSessionApi')).toBe(1);
-	});
 });
 
 describe('binary data', () => {

@@ -148,9 +148,6 @@ const mockNodeTypes: INodeTypes = {
 	getKnownTypes: () => ({}),
 };
 
-/** Node type of the temporary node n8n uses while testing credentials. */
-export const CREDENTIAL_TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
-
 export class EngineCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly credentialTypes: ICredentialTypes,
@@ -212,16 +209,7 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 		if (expirableProperty?.name === undefined) return undefined;
 		if (typeof credentialType.preAuthentication !== 'function') return undefined;
 
-		// The temporary node n8n uses when testing a credential always re-authenticates.
-		const isTestingCredentials =
-			node?.parameters?.temp === '' && node?.type === CREDENTIAL_TEST_NODE_TYPE;
-		if (
-			credentials[expirableProperty.name] !== '' &&
-			!credentialsExpired &&
-			!isTestingCredentials
-		) {
-			return undefined;
-		}
+		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) return undefined;
 
 		const output = (await credentialType.preAuthentication.call(
 			helpers,

@@ -1,7 +1,6 @@
 import type {
 	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
@@ -60,13 +59,6 @@ export class HarnessSessionApi implements ICredentialType {
 			headers: {
 				Authorization: '=Bearer {{$credentials.sessionToken}}',
 			},
-		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl}}',
-			url: '/session/echo',
 		},
 	};
 }

@@ -3,7 +3,6 @@
  * implements just enough auth behaviour to observe what the engine sends:
  *
  *   GET  /echo            -> echoes method, path, query, headers and body
- *   GET  /whoami          -> 200 if x-api-key is the valid key, 403 for the "blocked" key, else 401
  *   POST /token           -> session token for username/password (counts fetches)
  *   GET  /session/echo    -> requires `Authorization: Bearer <live session token>`, else 401
  *   GET  /fail            -> 500 with a JSON error body
@@ -23,7 +22,6 @@ export interface RecordedRequest {
 
 export interface HarnessServerOptions {
 	apiKey: string;
-	blockedApiKey: string;
 	username: string;
 	password: string;
 }
@@ -101,12 +99,6 @@ export class HarnessServer {
 			case 'GET /echo':
 			case 'POST /echo':
 				return [200, { method: record.method, path: record.path, query: record.query, headers: record.headers, body: record.body }];
-			case 'GET /whoami': {
-				const key = record.headers['x-api-key'];
-				if (key === options.apiKey) return [200, { user: 'harness' }];
-				if (key === options.blockedApiKey) return [403, { message: 'blocked' }];
-				return [401, { message: 'invalid api key' }];
-			}
 			case 'POST /token': {
 				const body = JSON.parse(record.body || '{}') as { username?: string; password?: string };
 				if (body.username !== options.username || body.password !== options.password) {
