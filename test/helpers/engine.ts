@@ -23,7 +23,7 @@
  * - `error` is set when the node threw (the error as recorded in the run data, with its
  *   n8n-workflow class restored); `items` then is empty unless `continueOnFail` is set.
  * - Share a `CredentialStore` via `credentialStore` to reuse tokens across executions;
- *   `credentialStore.counters` / `preAuthenticationCalls()` / `oauthTokenFetches()` count
+ *   `credentialStore.counters` / `preAuthenticationCalls()` count
  *   credential round trips.
  * - `readBinary(item, 'data')` returns binary content in both binary modes.
  * - `testCredential(type, data)` runs the `testedBy` function a node names for the credential,
