@@ -1,11 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialDataDecryptedObject,
-	ICredentialType,
-	IDataObject,
-	IHttpRequestHelper,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialDataDecryptedObject, ICredentialType, IDataObject, IHttpRequestHelper, INodeProperties } from 'n8n-workflow';
 
 import { baseUrlProperty as baseUrl } from './harness-shared';
 
