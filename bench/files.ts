@@ -109,51 +109,42 @@ function webhook(name: string, hookPath: string) {
 /** The four measured workflows on a file; `variant` names another set (the warm-up) with its own webhook paths. */
 function workflows(kbId: string, fileId: string, knowledgeUrl: string, variant = '') {
 	const headerAuth = { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' };
-	const transfers: Array<{ operation: Operation; side: Side; node: ReturnType<typeof node> }> = [
-		{
-			operation: 'upload',
-			side: 'workplaceKnowledge',
-			node: node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
-				resource: 'file',
-				operation: 'upload',
-				knowledgeBaseId: byId(kbId),
-				binaryPropertyName: 'data',
-			}, { credentials: { ...knowledgeCred, data: noData } }),
-		},
-		{
-			operation: 'upload',
-			side: 'httpRequest',
-			node: node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
-				method: 'POST',
-				url: `${knowledgeUrl}/knowledge/${kbId}/files`,
-				...headerAuth,
-				sendBody: true,
-				contentType: 'multipart-form-data',
-				bodyParameters: { parameters: [{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' }] },
-				options: {},
-			}, { credentials: { ...apiKeyCred, data: noData } }),
-		},
-		{
-			operation: 'download',
-			side: 'workplaceKnowledge',
-			node: node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
-				resource: 'file',
-				operation: 'download',
-				knowledgeBaseId: byId(kbId),
-				fileId: byId(fileId),
-				binaryPropertyName: 'data',
-			}, { credentials: { ...knowledgeCred, data: noData } }),
-		},
-		{
-			operation: 'download',
-			side: 'httpRequest',
-			node: node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, {
-				method: 'GET',
-				url: `${knowledgeUrl}/knowledge/${kbId}/files/${fileId}/download`,
-				...headerAuth,
-				options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
-			}, { credentials: { ...apiKeyCred, data: noData } }),
-		},
+	type Transfer = { operation: Operation; side: Side; node: ReturnType<typeof node> };
+	/** Our Knowledge node on the file resource. */
+	const ours = (operation: Operation, parameters: Record<string, unknown>): Transfer => ({
+		operation,
+		side: 'workplaceKnowledge',
+		node: node('Transfer', `${PACKAGE}.workplaceKnowledge`, 1, {
+			resource: 'file',
+			operation,
+			knowledgeBaseId: byId(kbId),
+			...parameters,
+		}, { credentials: { ...knowledgeCred, data: noData } }),
+	});
+	/** n8n's HTTP Request node with the API key as a header credential. */
+	const httpRequest = (operation: Operation, parameters: Record<string, unknown>): Transfer => ({
+		operation,
+		side: 'httpRequest',
+		node: node('Transfer', 'n8n-nodes-base.httpRequest', 4.2, parameters, { credentials: { ...apiKeyCred, data: noData } }),
+	});
+	const transfers: Transfer[] = [
+		ours('upload', { binaryPropertyName: 'data' }),
+		httpRequest('upload', {
+			method: 'POST',
+			url: `${knowledgeUrl}/knowledge/${kbId}/files`,
+			...headerAuth,
+			sendBody: true,
+			contentType: 'multipart-form-data',
+			bodyParameters: { parameters: [{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' }] },
+			options: {},
+		}),
+		ours('download', { fileId: byId(fileId), binaryPropertyName: 'data' }),
+		httpRequest('download', {
+			method: 'GET',
+			url: `${knowledgeUrl}/knowledge/${kbId}/files/${fileId}/download`,
+			...headerAuth,
+			options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+		}),
 	];
 	return transfers.map((t) => {
 		const name = `bench${variant}: ${t.operation} ${t.side}`;

@@ -79,53 +79,29 @@ interface NodeCase {
 	openList?: { parameter: string; expect: string };
 }
 
+/** A node of the package named `Workplace <name>`, whose simulator credential is `Workplace <credentialOf> (simulator)`. */
+function workplaceNode(name: string, action: string, parameters: string[], more: Partial<NodeCase> & { credentialOf?: string } = {}): NodeCase {
+	const { credentialOf = name, ...rest } = more;
+	return {
+		file: `workplace-${name.toLowerCase()}`,
+		displayName: `Workplace ${name}`,
+		type: `${PACKAGE}.workplace${name}`,
+		panelName: `Workplace ${name}`,
+		action,
+		credential: `Workplace ${credentialOf} (simulator)`,
+		parameters,
+		...rest,
+	};
+}
+
 const NODES: NodeCase[] = [
-	{
-		file: 'workplace-trigger',
-		displayName: 'Workplace Trigger',
-		type: `${PACKAGE}.workplaceTrigger`,
-		panelName: /^Workplace( Trigger)?$/,
-		action: 'On message',
-		credential: 'Workplace Webhook (simulator)',
-		parameters: ['events'],
-	},
-	{
-		file: 'workplace-knowledge',
-		displayName: 'Workplace Knowledge',
-		type: `${PACKAGE}.workplaceKnowledge`,
-		panelName: 'Workplace Knowledge',
-		action: 'Upload a file',
-		credential: 'Workplace Knowledge (simulator)',
-		parameters: ['resource', 'operation', 'knowledgeBaseId', 'binaryPropertyName'],
+	workplaceNode('Trigger', 'On message', ['events'], { panelName: /^Workplace( Trigger)?$/, credentialOf: 'Webhook' }),
+	workplaceNode('Knowledge', 'Upload a file', ['resource', 'operation', 'knowledgeBaseId', 'binaryPropertyName'], {
 		openList: { parameter: 'knowledgeBaseId', expect: 'Employee Handbook' },
-	},
-	{
-		file: 'workplace-bot',
-		displayName: 'Workplace Bot',
-		type: `${PACKAGE}.workplaceBot`,
-		panelName: 'Workplace Bot',
-		action: 'Send a text message to a user',
-		credential: 'Workplace Bot (simulator)',
-		parameters: ['resource', 'operation', 'userId', 'text'],
-	},
-	{
-		file: 'workplace-form',
-		displayName: 'Workplace Form',
-		type: `${PACKAGE}.workplaceForm`,
-		panelName: 'Workplace Form',
-		action: 'Create a form',
-		credential: 'Workplace Form (simulator)',
-		parameters: ['resource', 'operation', 'name', 'subject'],
-	},
-	{
-		file: 'workplace-task',
-		displayName: 'Workplace Task',
-		type: `${PACKAGE}.workplaceTask`,
-		panelName: 'Workplace Task',
-		action: 'Create a task',
-		credential: 'Workplace Task (simulator)',
-		parameters: ['resource', 'operation', 'taskTitle', 'priority'],
-	},
+	}),
+	workplaceNode('Bot', 'Send a text message to a user', ['resource', 'operation', 'userId', 'text']),
+	workplaceNode('Form', 'Create a form', ['resource', 'operation', 'name', 'subject']),
+	workplaceNode('Task', 'Create a task', ['resource', 'operation', 'taskTitle', 'priority']),
 ];
 
 const env = process.env;

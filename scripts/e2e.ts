@@ -38,6 +38,7 @@ import {
 	startN8nServer,
 	TARGETS,
 	type N8nInstall,
+	type N8nTarget,
 } from './lib/n8n';
 import { formatDuration, getFreePort, tail } from './lib/proc';
 import type {
@@ -265,6 +266,163 @@ async function serverCheck(inst: N8nInstall, userFolder: string): Promise<string
 // One target
 // ---------------------------------------------------------------------------
 
+/** What the steps of one target share once n8n, the package and the simulator are set up. */
+interface TargetRun {
+	id: TargetId;
+	inst: N8nInstall;
+	userFolder: string;
+	n8nEnvironment: NodeJS.ProcessEnv;
+	ctx: ScenarioContext;
+	/** Where the credentials and workflows import files are written. */
+	workDir: string;
+	/** Where every n8n process of this target logs, for the secrets check. */
+	logDir: string;
+	/** What `n8n execute` printed, for the secrets check. */
+	printed: Haystack[];
+}
+
+/** Step 1: the cached n8n install (installed now unless E2E_NO_INSTALL). */
+async function installN8n(target: N8nTarget, label: string): Promise<N8nInstall> {
+	const t = Date.now();
+	const cached = findInstalled(target);
+	if (!cached && (env.E2E_NO_INSTALL === '1' || env.E2E_NO_INSTALL === 'true')) {
+		throw new Error(`${label} is not installed; run \`npm run n8n:install\``);
+	}
+	const inst = cached ?? (await ensureN8n(target, { log: (m) => log(`  ${m}`) }));
+	log(`  n8n ${target.n8nVersion} under Node ${inst.node.version}${cached ? ' (cached)' : ''}: ${formatDuration(Date.now() - t)}`);
+	return inst;
+}
+
+/** Step 2: the package installed into the user folder the Community Nodes way. */
+async function installPackage(inst: N8nInstall, userFolder: string, tarball: string): Promise<void> {
+	const t = Date.now();
+	const pkg = await installCommunityPackage(inst, userFolder, tarball);
+	log(`  community package ${pkg.name}@${pkg.version} -> ${path.relative(userFolder, pkg.dir)}: ${formatDuration(Date.now() - t)}`);
+}
+
+/** Step 4: every scenario's credentials and workflows imported (one n8n process each for all scenarios). */
+async function importScenarios(run: TargetRun, applicable: Scenario[]): Promise<void> {
+	const { inst, n8nEnvironment, ctx, workDir } = run;
+	const t = Date.now();
+	const creds = new Map<string, Record<string, unknown>>();
+	for (const s of applicable) {
+		for (const c of s.credentials ?? []) {
+			const entry = { id: c.id, name: c.name, type: c.type, data: c.data(ctx) };
+			const prev = creds.get(c.id);
+			if (prev && JSON.stringify(prev) !== JSON.stringify(entry)) {
+				throw new Error(`Credential id ${c.id} is declared twice with different contents`);
+			}
+			creds.set(c.id, entry);
+		}
+	}
+	if (creds.size) await importCredentials(inst, n8nEnvironment, [...creds.values()], workDir);
+	const workflows = applicable.map((s) => {
+		const wf = s.workflow(ctx);
+		return {
+			...wf,
+			id: workflowId(s.name),
+			name: `e2e: ${s.name}`,
+			active: false,
+			settings: { executionOrder: 'v1', ...(wf.settings ?? {}) },
+		};
+	});
+	await importWorkflows(inst, n8nEnvironment, workflows, workDir);
+	log(`  imported ${creds.size} credential(s) and ${workflows.length} workflow(s): ${formatDuration(Date.now() - t)}`);
+}
+
+/** Step 5, one scenario: `n8n execute` its workflow and run its assertions; records the outcome. */
+async function runScenario(run: TargetRun, s: Scenario): Promise<void> {
+	const { id, inst, n8nEnvironment, ctx, userFolder, printed } = run;
+	const sim = ctx.sim;
+	const started = Date.now();
+	let result: ScenarioResult | undefined;
+	let stdout = '';
+	let stderr = '';
+	try {
+		sim.log.clear();
+		sim.faults?.clear();
+		await s.before?.(ctx);
+		const exec = await executeWorkflow(inst, n8nEnvironment, workflowId(s.name), s.timeoutMs);
+		stdout = exec.run.stdout;
+		stderr = exec.run.stderr;
+		printed.push({ label: `n8n execute output of "${s.name}"`, text: `${stdout}\n${stderr}` });
+		if (VERBOSE) log(indent(`--- n8n output ---\n${stdout}\n${stderr}`));
+		if (exec.run.timedOut) throw new Error(`n8n execute timed out after ${formatDuration(exec.run.durationMs)}`);
+		result = buildResult(exec.data, exec.run.durationMs, userFolder);
+		if (exec.data === undefined) {
+			throw new Error(`n8n execute printed no execution data (exit ${exec.run.code ?? exec.run.signal})`);
+		}
+		if (!s.expectError && result.status !== 'success') throw new Error('the workflow ended with an error');
+		if (s.expectError && result.status === 'success') throw new Error('the workflow succeeded but an error was expected');
+		await s.assert(result, ctx);
+		const ms = Date.now() - started;
+		outcomes.push({ target: id, scenario: s.name, status: 'passed', durationMs: ms });
+		log(`  ✓ ${s.name} (${formatDuration(ms)}; n8n execute ${formatDuration(exec.run.durationMs)})`);
+	} catch (e) {
+		const ms = Date.now() - started;
+		const message = `${(e as Error).message ?? String(e)}\n${describeFailure(result, stdout, stderr)}`;
+		outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: ms, message });
+		log(`  ✗ ${s.name} (${formatDuration(ms)})`);
+		log(indent(message));
+		if ((e as Error).stack && !(e as { code?: string }).code?.startsWith('ERR_ASSERTION')) {
+			log(indent(((e as Error).stack ?? '').split('\n').slice(1, 6).join('\n')));
+		}
+	}
+}
+
+/** Runs a target-wide check and records it like a scenario; `run` returns what the ✓ line says. */
+async function recordCheck(id: TargetId, name: string, run: (started: number) => Promise<string>): Promise<void> {
+	const started = Date.now();
+	try {
+		const what = await run(started);
+		const ms = Date.now() - started;
+		outcomes.push({ target: id, scenario: name, status: 'passed', durationMs: ms });
+		log(`  ✓ ${name}: ${what} (${formatDuration(ms)})`);
+	} catch (e) {
+		const ms = Date.now() - started;
+		const message = (e as Error).message ?? String(e);
+		outcomes.push({ target: id, scenario: name, status: 'failed', durationMs: ms, message });
+		log(`  ✗ ${name} (${formatDuration(ms)})`);
+		log(indent(message));
+	}
+}
+
+/** Step 7: a fresh n8n installs the tarball itself, from a local npm registry (test/e2e/install-check.ts). */
+async function installCheck(inst: N8nInstall, tarball: string, startSimulator: StartSimulator, started: number): Promise<string> {
+	const what = await communityInstallCheck(inst, {
+		tarball,
+		expected: declaredTypes(),
+		startSimulator,
+		keep: KEEP,
+		verbose: VERBOSE,
+		log: (m) => log(`    ${m}`),
+	});
+	return `${what}; adds ${formatDuration(Date.now() - started)} (two n8n starts; E2E_INSTALL=0 skips it)`;
+}
+
+/** Step 8: no credential value anywhere a user or an operator can see. */
+async function secretsCheck(run: TargetRun, applicable: Scenario[]): Promise<string> {
+	const { ctx, printed, logDir, userFolder, workDir } = run;
+	const credentials = applicable.flatMap((s) => s.credentials ?? []);
+	const secrets = collectSecrets(ctx, credentials);
+	if (secrets.length < 5) throw new Error(`only ${secrets.length} secret value(s) to search for`);
+	const haystacks = [...printed, ...fileHaystacks(logDir, userFolder)];
+	if (!haystacks.some((h) => h.label.startsWith('n8n log'))) throw new Error(`n8n wrote no log file to ${logDir}`);
+	// Control: the same search finds every credential value in the import file n8n read
+	// (none is written when the selected scenarios only create credentials over REST).
+	const imported = collectSecrets(ctx, credentials, { credentialsOnly: true });
+	const importFile = path.join(workDir, 'credentials.json');
+	const control = imported.length ? scanForSecrets([{ label: 'credentials import file', file: importFile }], imported) : { findings: [] };
+	if (control.findings.length !== imported.length) {
+		throw new Error(`the search found ${control.findings.length} of ${imported.length} credential values in the import file`);
+	}
+	const { findings, bytes } = scanForSecrets(haystacks, secrets);
+	if (findings.length) {
+		throw new Error(`credential values found:\n${findings.map((f) => `- ${f.secret} in ${f.where}: …${f.context}…`).join('\n')}`);
+	}
+	return `${secrets.length} values, ${haystacks.length} sources, ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
 async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, startSimulator: StartSimulator) {
 	const target = TARGETS[id];
 	const label = `n8n ${target.n8nVersion}`;
@@ -287,14 +445,8 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 
 	// 1. n8n install
 	let inst: N8nInstall;
-	let t = Date.now();
 	try {
-		const cached = findInstalled(target);
-		if (!cached && (env.E2E_NO_INSTALL === '1' || env.E2E_NO_INSTALL === 'true')) {
-			throw new Error(`${label} is not installed; run \`npm run n8n:install\``);
-		}
-		inst = cached ?? (await ensureN8n(target, { log: (m) => log(`  ${m}`) }));
-		log(`  n8n ${target.n8nVersion} under Node ${inst.node.version}${cached ? ' (cached)' : ''}: ${formatDuration(Date.now() - t)}`);
+		inst = await installN8n(target, label);
 	} catch (e) {
 		return setupFailed('n8n install', e);
 	}
@@ -304,13 +456,10 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 	// Every n8n process of this target also logs to a file here (debug), for the secrets check.
 	const logDir = path.join(userFolder, 'e2e-logs');
 	if (SECRETS_CHECK) process.env.WORKPLACE_N8N_LOG_DIR = logDir;
-	const printed: Haystack[] = [];
 	let sim: E2eSimulator | undefined;
 	try {
-		t = Date.now();
 		try {
-			const pkg = await installCommunityPackage(inst, userFolder, tarball);
-			log(`  community package ${pkg.name}@${pkg.version} -> ${path.relative(userFolder, pkg.dir)}: ${formatDuration(Date.now() - t)}`);
+			await installPackage(inst, userFolder, tarball);
 		} catch (e) {
 			return setupFailed('community package install', e);
 		}
@@ -335,134 +484,26 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 		});
 		const workDir = path.join(userFolder, 'e2e-input');
 		fs.mkdirSync(workDir, { recursive: true });
+		const run: TargetRun = { id, inst, userFolder, n8nEnvironment, ctx, workDir, logDir, printed: [] };
 
-		// 4. import credentials and workflows (one n8n process each for all scenarios)
-		t = Date.now();
+		// 4. import credentials and workflows
 		try {
-			const creds = new Map<string, Record<string, unknown>>();
-			for (const s of applicable) {
-				for (const c of s.credentials ?? []) {
-					const entry = { id: c.id, name: c.name, type: c.type, data: c.data(ctx) };
-					const prev = creds.get(c.id);
-					if (prev && JSON.stringify(prev) !== JSON.stringify(entry)) {
-						throw new Error(`Credential id ${c.id} is declared twice with different contents`);
-					}
-					creds.set(c.id, entry);
-				}
-			}
-			if (creds.size) await importCredentials(inst, n8nEnvironment, [...creds.values()], workDir);
-			const workflows = applicable.map((s) => {
-				const wf = s.workflow(ctx);
-				return {
-					...wf,
-					id: workflowId(s.name),
-					name: `e2e: ${s.name}`,
-					active: false,
-					settings: { executionOrder: 'v1', ...(wf.settings ?? {}) },
-				};
-			});
-			await importWorkflows(inst, n8nEnvironment, workflows, workDir);
-			log(`  imported ${creds.size} credential(s) and ${workflows.length} workflow(s): ${formatDuration(Date.now() - t)}`);
+			await importScenarios(run, applicable);
 		} catch (e) {
 			return setupFailed('import', e);
 		}
 
 		// 5. scenarios
-		for (const s of applicable) {
-			const started = Date.now();
-			let result: ScenarioResult | undefined;
-			let stdout = '';
-			let stderr = '';
-			try {
-				sim.log.clear();
-				sim.faults?.clear();
-				await s.before?.(ctx);
-				const exec = await executeWorkflow(inst, n8nEnvironment, workflowId(s.name), s.timeoutMs);
-				stdout = exec.run.stdout;
-				stderr = exec.run.stderr;
-				printed.push({ label: `n8n execute output of "${s.name}"`, text: `${stdout}\n${stderr}` });
-				if (VERBOSE) log(indent(`--- n8n output ---\n${stdout}\n${stderr}`));
-				if (exec.run.timedOut) throw new Error(`n8n execute timed out after ${formatDuration(exec.run.durationMs)}`);
-				result = buildResult(exec.data, exec.run.durationMs, userFolder);
-				if (exec.data === undefined) {
-					throw new Error(`n8n execute printed no execution data (exit ${exec.run.code ?? exec.run.signal})`);
-				}
-				if (!s.expectError && result.status !== 'success') throw new Error('the workflow ended with an error');
-				if (s.expectError && result.status === 'success') throw new Error('the workflow succeeded but an error was expected');
-				await s.assert(result, ctx);
-				const ms = Date.now() - started;
-				outcomes.push({ target: id, scenario: s.name, status: 'passed', durationMs: ms });
-				log(`  ✓ ${s.name} (${formatDuration(ms)}; n8n execute ${formatDuration(exec.run.durationMs)})`);
-			} catch (e) {
-				const ms = Date.now() - started;
-				const message = `${(e as Error).message ?? String(e)}\n${describeFailure(result, stdout, stderr)}`;
-				outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: ms, message });
-				log(`  ✗ ${s.name} (${formatDuration(ms)})`);
-				log(indent(message));
-				if ((e as Error).stack && !(e as { code?: string }).code?.startsWith('ERR_ASSERTION')) {
-					log(indent(((e as Error).stack ?? '').split('\n').slice(1, 6).join('\n')));
-				}
-			}
-		}
-
-		/** Runs a target-wide check and records it like a scenario; `run` returns what the ✓ line says. */
-		const check = async (name: string, run: (started: number) => Promise<string>) => {
-			const started = Date.now();
-			try {
-				const what = await run(started);
-				const ms = Date.now() - started;
-				outcomes.push({ target: id, scenario: name, status: 'passed', durationMs: ms });
-				log(`  ✓ ${name}: ${what} (${formatDuration(ms)})`);
-			} catch (e) {
-				const ms = Date.now() - started;
-				const message = (e as Error).message ?? String(e);
-				outcomes.push({ target: id, scenario: name, status: 'failed', durationMs: ms, message });
-				log(`  ✗ ${name} (${formatDuration(ms)})`);
-				log(indent(message));
-			}
-		};
+		for (const s of applicable) await runScenario(run, s);
 
 		// 6. the same user folder under `n8n start`
-		if (SERVER_CHECK) await check(SERVER_CHECK_NAME, () => serverCheck(inst, userFolder));
+		if (SERVER_CHECK) await recordCheck(id, SERVER_CHECK_NAME, () => serverCheck(inst, userFolder));
 
-		// 7. a fresh n8n installs the tarball itself, from a local npm registry (test/e2e/install-check.ts)
-		if (INSTALL_CHECK) {
-			await check(INSTALL_CHECK_NAME, async (started) => {
-				const what = await communityInstallCheck(inst, {
-					tarball,
-					expected: declaredTypes(),
-					startSimulator,
-					keep: KEEP,
-					verbose: VERBOSE,
-					log: (m) => log(`    ${m}`),
-				});
-				return `${what}; adds ${formatDuration(Date.now() - started)} (two n8n starts; E2E_INSTALL=0 skips it)`;
-			});
-		}
+		// 7. a fresh n8n installs the tarball itself
+		if (INSTALL_CHECK) await recordCheck(id, INSTALL_CHECK_NAME, (started) => installCheck(inst, tarball, startSimulator, started));
 
 		// 8. no credential value anywhere a user or an operator can see
-		if (SECRETS_CHECK) {
-			await check(SECRETS_CHECK_NAME, async () => {
-				const credentials = applicable.flatMap((s) => s.credentials ?? []);
-				const secrets = collectSecrets(ctx, credentials);
-				if (secrets.length < 5) throw new Error(`only ${secrets.length} secret value(s) to search for`);
-				const haystacks = [...printed, ...fileHaystacks(logDir, userFolder)];
-				if (!haystacks.some((h) => h.label.startsWith('n8n log'))) throw new Error(`n8n wrote no log file to ${logDir}`);
-				// Control: the same search finds every credential value in the import file n8n read
-				// (none is written when the selected scenarios only create credentials over REST).
-				const imported = collectSecrets(ctx, credentials, { credentialsOnly: true });
-				const importFile = path.join(workDir, 'credentials.json');
-				const control = imported.length ? scanForSecrets([{ label: 'credentials import file', file: importFile }], imported) : { findings: [] };
-				if (control.findings.length !== imported.length) {
-					throw new Error(`the search found ${control.findings.length} of ${imported.length} credential values in the import file`);
-				}
-				const { findings, bytes } = scanForSecrets(haystacks, secrets);
-				if (findings.length) {
-					throw new Error(`credential values found:\n${findings.map((f) => `- ${f.secret} in ${f.where}: …${f.context}…`).join('\n')}`);
-				}
-				return `${secrets.length} values, ${haystacks.length} sources, ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-			});
-		}
+		if (SECRETS_CHECK) await recordCheck(id, SECRETS_CHECK_NAME, () => secretsCheck(run, applicable));
 	} finally {
 		delete process.env.WORKPLACE_N8N_LOG_DIR;
 		await sim?.close().catch((e: unknown) => log(`  (simulator close failed: ${String(e)})`));

@@ -1,8 +1,10 @@
 /** Control HTTP API under /__sim (requests here are not logged, not delayed, not faulted). */
 import { IncomingMessage, ServerResponse } from 'http';
 import { drain } from './body';
-import { FaultRule } from './types';
-import type { SimulatorServer } from './server';
+import type { FaultRegistry } from './faults';
+import type { RequestLog } from './log';
+import type { SimulatorState } from './state';
+import { FaultRule, SimulatorCredentials } from './types';
 import { isPlainObject } from './util';
 import { sendWebhook, WebhookDelivery, WebhookOptions } from './webhook-sender';
 
@@ -62,7 +64,24 @@ function faultToJson(r: FaultRule & { id: string; remaining: number }): Record<s
 	return out;
 }
 
-export async function handleControl(sim: SimulatorServer, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+/** What the control API reads and changes: the server hands itself in as this (control does not import the server). */
+export interface ControlledSimulator {
+	readonly url: string;
+	readonly knowledgeUrl: string;
+	readonly controlUrl: string;
+	readonly credentials: SimulatorCredentials;
+	readonly log: RequestLog;
+	readonly faults: FaultRegistry;
+	readonly state: SimulatorState;
+	readonly latencyMs: number;
+	setLatency(ms: number): void;
+	expireTokens(): void;
+	resetAll(): void;
+	configure(j: Record<string, unknown>): void;
+	publicConfig(): Record<string, unknown>;
+}
+
+export async function handleControl(sim: ControlledSimulator, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const route = url.pathname.replace(/^\/__sim/, '').replace(/\/+$/, '') || '/';
 	const m = req.method ?? 'GET';
 	try {

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { BlobStore } from './blob';
 import { readBody } from './body';
 import { Ctx, RouteDef, SimConfig, SimCore } from './context';
-import { handleControl } from './control';
+import { ControlledSimulator, handleControl } from './control';
 import { interfaceError, isUnauthorizedBodyShape, UNAUTHORIZED_BODY_SHAPES } from './errors';
 import { ActiveFault, faultAfterBody, faultAnswers, FaultRegistry } from './faults';
 import { botRoutes } from './handlers/bot';
@@ -79,7 +79,7 @@ function headerRecord(req: IncomingMessage): Record<string, string> {
 	return out;
 }
 
-export class SimulatorServer implements Simulator, SimCore {
+export class SimulatorServer implements Simulator, SimCore, ControlledSimulator {
 	url = '';
 	knowledgeUrl = '';
 	controlUrl = '';

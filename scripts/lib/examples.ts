@@ -9,22 +9,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import type { SimulatorCredentials } from '../../simulator/types';
+import type { WorkflowJson, WorkflowNode } from '../../test/e2e/types';
 import { importCredentials, importWorkflows, n8nEnv, repoRoot, type N8nInstall, type N8nServer } from './n8n';
 
 /** What the credentials need from a running simulator (build/simulator startSimulator()). */
 export interface SimulatorInfo {
 	url: string;
 	knowledgeUrl: string;
-	credentials: {
-		knowledgeApiKey: string;
-		botClientId: string;
-		botClientSecret: string;
-		formApiKey: string;
-		formApiToken: string;
-		taskJwt: string;
-		webhookSecret: string;
-		[name: string]: string;
-	};
+	credentials: SimulatorCredentials & { [name: string]: string };
 }
 
 export interface ExampleCredential {
@@ -76,18 +69,8 @@ export interface ExampleWorkflow {
 	file: string;
 	id: string;
 	name: string;
-	nodes: Array<{
-		id: string;
-		name: string;
-		type: string;
-		typeVersion: number;
-		position: [number, number];
-		parameters: Record<string, unknown>;
-		credentials?: Record<string, { id: string; name: string }>;
-		webhookId?: string;
-		[key: string]: unknown;
-	}>;
-	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+	nodes: Array<WorkflowNode & { webhookId?: string }>;
+	connections: WorkflowJson['connections'];
 	settings?: Record<string, unknown>;
 	[key: string]: unknown;
 }

@@ -34,12 +34,7 @@ export async function runBot(
 	};
 }
 
-export function only(requests: LoggedRequest[]): LoggedRequest {
-	if (requests.length !== 1) {
-		throw new Error(`expected one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`);
-	}
-	return requests[0];
-}
+export { only } from '../helpers/simulator';
 
 export function bearer(request: LoggedRequest): string {
 	return request.headers.authorization ?? '';

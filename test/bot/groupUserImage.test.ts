@@ -1,25 +1,15 @@
 import { createHash } from 'crypto';
 
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import { readBinary } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { only, runBot } from './bot.fixtures';
 
 const { alice, bob, carol } = SEED.users;
 const project = SEED.groups.project;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 describe('Workplace Bot: groups', () => {
 	it('creates a group as multipart with name, repeated uids[] and the group picture', async () => {

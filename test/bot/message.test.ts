@@ -6,11 +6,11 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { LoggedRequest, Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
+import type { LoggedRequest } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import type { RunNodeOptions, TestInputItem } from '../helpers/engine';
 import { runNode } from '../helpers/engine';
+import { only, useSimulator } from '../helpers/simulator';
 
 const project = SEED.groups.project;
 const release = project.topics.release;
@@ -19,16 +19,7 @@ const PUSH = '/bot/v2/message/push';
 const IMG = 'https://example.com/img/photo.jpg';
 const PREVIEW = 'https://example.com/img/preview.jpg';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 /** Runs "Send to Thread" once with a fresh request log; `pushes` are the push requests it made. */
 async function runPush(parameters: INodeParameters, options: Partial<RunNodeOptions> = {}) {
@@ -47,13 +38,6 @@ async function runPush(parameters: INodeParameters, options: Partial<RunNodeOpti
 	});
 	const log = sim.log.all();
 	return { ...result, log, pushes: log.filter((r) => r.path === PUSH) };
-}
-
-function only(requests: LoggedRequest[]): LoggedRequest {
-	if (requests.length !== 1) {
-		throw new Error(`expected one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`);
-	}
-	return requests[0];
 }
 
 /** Checks method, path, bearer token and JSON content type of a push; returns its body. */

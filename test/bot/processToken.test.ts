@@ -3,12 +3,12 @@
  * (nodes/shared/token.ts). Executions run at the same time through n8n-core's engine in this
  * process, on one saved credential (a shared CredentialStore plays n8n's database).
  */
-import type { FaultRule, LoggedRequest, Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
+import type { FaultRule, LoggedRequest } from '../../simulator';
 import { CredentialStore, runNode } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { botCredentials } from './bot.fixtures';
 
-let sim: Simulator;
+const sim = useSimulator({ latencyMs: 2, clearLog: true });
 
 const sendText = { resource: 'directMessage', operation: 'sendText', userId: '={{ $json.uid }}', text: '={{ $json.text }}' };
 
@@ -34,17 +34,6 @@ async function concurrentExecutions(store: CredentialStore, executions: number, 
 
 const tokenRequests = (log: LoggedRequest[]) => log.filter((r) => r.interface === 'oauth');
 const sends = (log: LoggedRequest[]) => log.filter((r) => r.method === 'POST' && r.path === '/bot/v1/direct/message');
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-	sim.setLatency(2);
-	sim.log.clear();
-});
-afterAll(async () => await sim.close());
 
 describe('Workplace Bot: one token per process, shared by executions', () => {
 	it('10 executions x 20 sends starting with no stored token: 1 token request, 200 sends, none twice', async () => {

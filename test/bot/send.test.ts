@@ -1,22 +1,12 @@
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { SEED } from '../../simulator/seed';
+import { useSimulator } from '../helpers/simulator';
 import { bearer, only, runBot } from './bot.fixtures';
 
 const alice = SEED.users.alice;
 const bob = SEED.users.bob;
 const project = SEED.groups.project;
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 describe('Workplace Bot: direct messages', () => {
 	it('sends a text to a user with a bearer token fetched once from /oauth/token', async () => {

@@ -1,10 +1,9 @@
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import { CredentialStore, testCredential } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { botCredentials, runBot } from './bot.fixtures';
 
-let sim: Simulator;
+const sim = useSimulator({ latencyMs: 0 });
 
 /** N users, so N different conversations. */
 function users(count: number): string[] {
@@ -12,16 +11,6 @@ function users(count: number): string[] {
 }
 
 const sendText = { resource: 'directMessage', operation: 'sendText', userId: '={{ $json.uid }}', text: '={{ $json.text }}' };
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-	sim.setLatency(0);
-});
-afterAll(async () => await sim.close());
 
 describe('Workplace Bot: token reuse', () => {
 	it('500 items to 500 users: one token request, 500 sends, each message delivered once', async () => {

@@ -7,32 +7,24 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { testCredential } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 
 const SHAPES = ['interface', 'plain', 'framework', 'empty'] as const;
 const TASKS = '/api/v1/task-projects/tasks';
 const WRONG = 'wrong-value-of-the-engine-test';
 
-let sim: Simulator;
+const sim = useSimulator({ clearLog: true });
 let closed: string;
 
 beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
 	// A port that was free a moment ago: nothing listens there.
 	const probe = createServer();
 	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
 	closed = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
 	await new Promise<void>((resolve) => probe.close(() => resolve()));
 });
-beforeEach(async () => {
-	sim.state.reset();
-	sim.faults.clear();
-	sim.log.clear();
-	await setShape('interface');
-});
-afterAll(async () => await sim.close());
+beforeEach(async () => await setShape('interface'));
 
 async function setShape(shape: (typeof SHAPES)[number]): Promise<void> {
 	const res = await fetch(`${sim.controlUrl}/config`, { method: 'POST', body: JSON.stringify({ unauthorizedBody: shape }) });

@@ -7,6 +7,7 @@
  * The e2e runner executes scenarios with `n8n execute`, which cannot receive webhooks; a
  * trigger scenario therefore does its work in `before()` with this helper.
  */
+import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -21,7 +22,8 @@ import {
 	type ExecutionSummary,
 	type N8nServer,
 } from '../../scripts/lib/n8n';
-import type { ScenarioContext, WorkflowJson } from './types';
+import type { Scenario, ScenarioContext, TargetId, WorkflowJson } from './types';
+import { chain, manualTrigger, set } from './workflow';
 
 export type { ExecutionSummary };
 
@@ -104,6 +106,33 @@ export async function withTriggerServer<T>(
 	} finally {
 		await srv.stop();
 	}
+}
+
+/**
+ * A scenario whose work happens in before() on its own `n8n start` (withTriggerServer): `run`
+ * makes one report per target, `check` asserts on it; the workflow `n8n execute` runs is a
+ * placeholder whose note says where the work is.
+ */
+export function triggerServerScenario<Report>(spec: {
+	name: string;
+	placeholderNote: string;
+	run(ctx: ScenarioContext, srv: TriggerServer): Promise<Report>;
+	check(report: Report, ctx: ScenarioContext): void;
+}): Scenario {
+	const reports = new Map<TargetId, Report>();
+	return {
+		name: spec.name,
+		timeoutMs: 60_000,
+		workflow: () => chain([manualTrigger(), set('Placeholder', { note: spec.placeholderNote })]),
+		async before(ctx) {
+			reports.set(ctx.target, await withTriggerServer(ctx, (srv) => spec.run(ctx, srv)));
+		},
+		assert(_result, ctx) {
+			const report = reports.get(ctx.target);
+			assert.ok(report, 'before() produced no report');
+			spec.check(report, ctx);
+		},
+	};
 }
 
 export async function startTriggerServer(ctx: ScenarioContext, options: TriggerServerOptions = {}): Promise<TriggerServer> {

@@ -5,23 +5,9 @@
  * default export): a workflow built against the running platform simulator, plus assertions on
  * what n8n returned and on what the simulator received. See test/e2e/README.md.
  */
+import type { LoggedRequest, RequestLogApi } from '../../simulator/types';
 
-/** One request the simulator received (subset of simulator/types.ts LoggedRequest). */
-export interface SimLoggedRequest {
-	seq?: number;
-	method: string;
-	path: string;
-	query: Record<string, string | string[]>;
-	headers: Record<string, string>;
-	contentType?: string;
-	body?: unknown;
-	multipart?: {
-		fields: Record<string, string | string[]>;
-		files: Array<{ field: string; filename: string; contentType: string; size: number; sha256: string }>;
-	};
-	status: number;
-	[key: string]: unknown;
-}
+export type { LoggedRequest };
 
 /** The in-process platform simulator (build/simulator/index.js startSimulator()). */
 export interface E2eSimulator {
@@ -29,11 +15,7 @@ export interface E2eSimulator {
 	knowledgeUrl: string;
 	controlUrl: string;
 	credentials: { knowledgeApiKey: string; [name: string]: string };
-	log: {
-		all(): SimLoggedRequest[];
-		clear(): void;
-		find(filter: { method?: string; path?: string | RegExp; interface?: string }): SimLoggedRequest[];
-	};
+	log: Pick<RequestLogApi, 'all' | 'clear' | 'find'>;
 	state: unknown;
 	faults?: { add(rule: Record<string, unknown>): string; clear(): void };
 	close(): Promise<void>;

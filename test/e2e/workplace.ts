@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { ScenarioCredential, SimLoggedRequest } from './types';
+import type { ScenarioCredential, LoggedRequest } from './types';
 import { credentialId, node, PACKAGE, type NodeOptions, type NodeSpec } from './workflow';
 
 export const knowledgeCredential: ScenarioCredential = {
@@ -14,10 +14,14 @@ export const knowledgeCredential: ScenarioCredential = {
 	data: ({ sim }) => ({ knowledgeUrl: sim.knowledgeUrl, apiKey: sim.credentials.knowledgeApiKey }),
 };
 
-/** A Workplace Knowledge node (typeVersion 1) using the simulator credential. */
-export function knowledge(name: string, parameters: Record<string, unknown>, options: NodeOptions = {}): NodeSpec {
-	return node(name, `${PACKAGE}.workplaceKnowledge`, 1, parameters, { credentials: knowledgeCredential, ...options });
+/** A builder of one of this package's nodes (typeVersion 1) with a credential and preset parameters. */
+export function packageNode(type: string, credential: ScenarioCredential, preset: Record<string, unknown> = {}) {
+	return (name: string, parameters: Record<string, unknown>, options: NodeOptions = {}): NodeSpec =>
+		node(name, `${PACKAGE}.${type}`, 1, { ...preset, ...parameters }, { credentials: credential, ...options });
 }
+
+/** A Workplace Knowledge node (typeVersion 1) using the simulator credential. */
+export const knowledge = packageNode('workplaceKnowledge', knowledgeCredential);
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -37,7 +41,7 @@ export function pseudoRandomBytes(size: number, seed = 1): Buffer {
 }
 
 /** "METHOD /path" of each logged request, for compact sequence assertions. */
-export const requestLines = (log: SimLoggedRequest[]) => log.map((r) => `${r.method} ${r.path}`);
+export const requestLines = (log: LoggedRequest[]) => log.map((r) => `${r.method} ${r.path}`);
 
 export const botCredential: ScenarioCredential = {
 	id: credentialId('workplaceBotOAuth2Api/simulator'),
@@ -47,6 +51,4 @@ export const botCredential: ScenarioCredential = {
 };
 
 /** A Workplace Bot node (typeVersion 1) using the simulator credential. */
-export function bot(name: string, parameters: Record<string, unknown>, options: NodeOptions = {}): NodeSpec {
-	return node(name, `${PACKAGE}.workplaceBot`, 1, parameters, { credentials: botCredential, ...options });
-}
+export const bot = packageNode('workplaceBot', botCredential);

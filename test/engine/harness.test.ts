@@ -4,7 +4,6 @@
  * n8n-core's WorkflowExecute, credentials applied by the test CredentialsHelper, binary data
  * through n8n's BinaryDataService.
  */
-import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,18 +20,14 @@ import {
 	readBinary,
 	registerTestTypes,
 	runNode,
-	testCredential,
 } from '../helpers/engine';
 import { harnessTypes } from '../helpers/harness';
 import { HarnessServer } from '../helpers/harness/harness-server';
 
 const OPTIONS = {
 	apiKey: 'key-123',
-	blockedApiKey: 'key-blocked',
 	username: 'alice',
 	password: 's3cret',
-	clientId: 'client-1',
-	clientSecret: 'client-secret',
 };
 
 const server = new HarnessServer(OPTIONS);
@@ -139,17 +134,6 @@ describe('credentials', () => {
 		expect(requestsTo('/echo')[0].headers['x-client']).toBe('harness/default-tenant');
 	});
 
-	it('function-style authenticate', async () => {
-		const result = await runNode({
-			nodeType: 'harnessHttpProbe',
-			parameters: { authentication: 'signed', path: '/echo' },
-			credentials: { harnessSignedApi: { baseUrl: server.baseUrl, secret: 'hmac-secret' } },
-		});
-		expect(result.error).toBeUndefined();
-		const expected = createHmac('sha256', 'hmac-secret').update(`${server.baseUrl}/echo`).digest('hex');
-		expect(requestsTo('/echo')[0].headers['x-signature']).toBe(expected);
-	});
-
 	it('(b) preAuthentication: one token fetch for 20 items, one re-fetch after a 401', async () => {
 		const store = new CredentialStore({
 			harnessSessionApi: {
@@ -196,73 +180,6 @@ describe('credentials', () => {
 		expect(requestsTo('/token')).toHaveLength(1);
 	});
 
-	it('(c) OAuth2 client credentials: one token across items and executions, refresh after 401', async () => {
-		const store = new CredentialStore({
-			harnessOAuth2Api: {
-				baseUrl: server.baseUrl,
-				clientId: OPTIONS.clientId,
-				clientSecret: OPTIONS.clientSecret,
-			},
-		});
-		const run = async (count: number) =>
-			await runNode({
-				nodeType: 'harnessHttpProbe',
-				parameters: { authentication: 'oAuth2', path: '/oauth/echo' },
-				credentialStore: store,
-				inputItems: items(count),
-			});
-
-		const first = await run(10);
-		expect(first.error).toBeUndefined();
-		expect(first.items.map((item) => item.json.token)).toEqual(Array(10).fill('access-1'));
-		expect(server.oauthTokenFetches).toBe(1);
-		expect(store.oauthTokenFetches('harnessOAuth2Api')).toBe(1);
-		expect(store.get('harnessOAuth2Api')?.oauthTokenData).toMatchObject({ access_token: 'access-1' });
-		const [tokenRequest] = requestsTo('/oauth/token');
-		expect(new URLSearchParams(tokenRequest.body).get('scope')).toBe('read write');
-
-		const second = await run(5);
-		expect(second.error).toBeUndefined();
-		expect(second.items.map((item) => item.json.token)).toEqual(Array(5).fill('access-1'));
-		expect(server.oauthTokenFetches).toBe(1);
-		expect(store.oauthTokenFetches('harnessOAuth2Api')).toBe(1);
-
-		server.revokeAccessTokens();
-		const third = await run(5);
-		expect(third.error).toBeUndefined();
-		expect(third.items.map((item) => item.json.token)).toEqual(Array(5).fill('access-2'));
-		expect(server.oauthTokenFetches).toBe(2);
-		expect(store.oauthTokenFetches('harnessOAuth2Api')).toBe(2);
-		expect(store.get('harnessOAuth2Api')?.oauthTokenData).toMatchObject({ access_token: 'access-2' });
-		expect(requestsTo('/oauth/echo').filter((r) => r.status === 401)).toHaveLength(1);
-	});
-
-	it('testCredential performs the credential type test request with authentication applied', async () => {
-		const base = { baseUrl: server.baseUrl };
-		await expect(testCredential('harnessApiKeyApi', { ...base, apiKey: OPTIONS.apiKey })).resolves.toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
-		});
-		expect(requestsTo('/whoami')[0].headers['x-api-key']).toBe(OPTIONS.apiKey);
-		await expect(testCredential('harnessApiKeyApi', { ...base, apiKey: 'wrong' })).resolves.toMatchObject({
-			status: 'Error',
-		});
-		await expect(
-			testCredential('harnessApiKeyApi', { ...base, apiKey: OPTIONS.blockedApiKey }),
-		).resolves.toEqual({ status: 'Error', message: 'The API key is not allowed for this tenant' });
-
-		// preAuthentication always runs while testing (n8n's temp test node)
-		const store = new CredentialStore();
-		await expect(
-			testCredential(
-				'harnessSessionApi',
-				{ ...base, username: OPTIONS.username, password: OPTIONS.password, sessionToken: 'stale' },
-				{ credentialStore: store },
-			),
-		).resolves.toMatchObject({ status: 'OK' });
-		expect(server.sessionTokenFetches).toBe(1);
-		expect(store.preAuthenticationCalls('harnessSessionApi')).toBe(1);
-	});
 });
 
 describe('binary data', () => {

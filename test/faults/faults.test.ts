@@ -12,27 +12,17 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { FaultRule, LoggedRequest, Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
+import type { FaultRule, LoggedRequest } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import { runBot } from '../bot/bot.fixtures';
 import { BASE, FORMS, runForm } from '../form/form.fixtures';
 import type { RunNodeOptions } from '../helpers/engine';
 import { readBinary } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { byId, runKnowledge } from '../knowledge/knowledge.fixtures';
 import { runTask, TASKS } from '../task/task.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-	sim.setLatency(0);
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator({ latencyMs: 0 });
 
 const DIRECT = '/bot/v1/direct/message';
 const EMPTY_BASE = SEED.knowledge.empty.id;

@@ -1,17 +1,7 @@
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
+import { useSimulator } from '../helpers/simulator';
 import { BASE, FORMS, only, runForm } from './form.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 describe('Workplace Form: create', () => {
 	it('single stage: text input, radio and action fields, sent exactly, with the form headers', async () => {

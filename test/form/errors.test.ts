@@ -1,21 +1,10 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { testCredential } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { BASE, formCredentials, FORMS, only, runForm } from './form.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-	sim.log.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator({ clearLog: true });
 
 describe('Workplace Form: platform errors', () => {
 	it('401: a wrong API key is a NodeApiError that does not contain the key', async () => {

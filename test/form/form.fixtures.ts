@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { LoggedRequest, Simulator } from '../../simulator';
+import type { Simulator } from '../../simulator';
 import type { RunNodeOptions } from '../helpers/engine';
 import { runNode } from '../helpers/engine';
 
@@ -47,11 +47,4 @@ export async function runForm(
 	return { ...result, requests: sim.log.all().filter((r) => r.interface === 'form') };
 }
 
-export function only(requests: LoggedRequest[]): LoggedRequest {
-	if (requests.length !== 1) {
-		throw new Error(
-			`expected exactly one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
-		);
-	}
-	return requests[0];
-}
+export { only } from '../helpers/simulator';

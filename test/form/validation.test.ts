@@ -1,16 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
+import { useSimulator } from '../helpers/simulator';
 import { BASE, runForm } from './form.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => sim.state.reset());
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 const field = (entry: Record<string, unknown>) => ({ formFields: { field: [entry] } }) as INodeParameters;
 const staged = (...stage: Array<Record<string, unknown>>) => ({ approval: 'staged', stages: { stage } }) as INodeParameters;

@@ -3,14 +3,15 @@
  * n8n-workflow's ICredentialsHelper that behaves like n8n's own CredentialsHelper
  * (packages/cli/src/credentials-helper.ts), minus the database:
  *
- * - getDecrypted: stored data + credential property defaults (incl. parent types such as
- *   oAuth2Api), oauthTokenData kept, expressions in credential values resolved.
+ * - getDecrypted: stored data + credential property defaults (incl. parent types),
+ *   expressions in credential values resolved.
  * - authenticate: generic (`headers`/`qs`/`body`/`auth` with `={{$credentials.x}}` style
- *   expressions resolved by n8n-workflow's expression engine) or function style.
+ *   expressions resolved by n8n-workflow's expression engine).
  * - preAuthentication: runs the credential type's `preAuthentication` when the expirable
  *   property is empty or n8n-core reports expiry (after a 401), persists the result.
- * - updateCredentialsOauthTokenData: persists tokens fetched/refreshed by n8n-core's
- *   requestOAuth2, so later items and later executions reuse them.
+ *
+ * Only what the package's credentials use: a function-style `authenticate` or n8n's OAuth2
+ * token handling (credentials extending oAuth2Api) fail loudly here.
  */
 import 'reflect-metadata';
 import './engine-env';
@@ -48,8 +49,6 @@ import {
 export interface CredentialStoreCounters {
 	/** Times a credential type's `preAuthentication` ran and returned the expirable property. */
 	preAuthentication: Record<string, number>;
-	/** OAuth2 tokens obtained (initial fetch or refresh), i.e. updateCredentialsOauthTokenData calls. */
-	oauthTokenFetches: Record<string, number>;
 	/** updateCredentials calls (preAuthentication results are saved through it). */
 	updates: Record<string, number>;
 	/** getDecrypted calls (one per `this.getCredentials()` in a node or helper). */
@@ -66,7 +65,6 @@ export class CredentialStore {
 
 	readonly counters: CredentialStoreCounters = {
 		preAuthentication: {},
-		oauthTokenFetches: {},
 		updates: {},
 		reads: {},
 	};
@@ -113,10 +111,6 @@ export class CredentialStore {
 		return sumCounter(this.counters.preAuthentication, type);
 	}
 
-	oauthTokenFetches(type?: string): number {
-		return sumCounter(this.counters.oauthTokenFetches, type);
-	}
-
 	/** @internal */
 	count(counter: keyof CredentialStoreCounters, type: string): void {
 		this.counters[counter][type] = (this.counters[counter][type] ?? 0) + 1;
@@ -148,9 +142,6 @@ const mockNodeTypes: INodeTypes = {
 	getKnownTypes: () => ({}),
 };
 
-/** Node type of the temporary node n8n uses while testing credentials. */
-export const CREDENTIAL_TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
-
 export class EngineCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly credentialTypes: ICredentialTypes,
@@ -176,7 +167,7 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 		if (!authenticate) return requestOptions;
 
 		if (typeof authenticate === 'function') {
-			return await authenticate.call(credentialType, credentials, requestOptions);
+			throw new UnexpectedError(`Engine test bed: "${typeName}" authenticates with a function, which no credential of the package does`);
 		}
 
 		if (authenticate.type === 'generic') {
@@ -212,16 +203,7 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 		if (expirableProperty?.name === undefined) return undefined;
 		if (typeof credentialType.preAuthentication !== 'function') return undefined;
 
-		// The temporary node n8n uses when testing a credential always re-authenticates.
-		const isTestingCredentials =
-			node?.parameters?.temp === '' && node?.type === CREDENTIAL_TEST_NODE_TYPE;
-		if (
-			credentials[expirableProperty.name] !== '' &&
-			!credentialsExpired &&
-			!isTestingCredentials
-		) {
-			return undefined;
-		}
+		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) return undefined;
 
 		const output = (await credentialType.preAuthentication.call(
 			helpers,
@@ -297,8 +279,6 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 			null,
 			null,
 		) ?? {}) as ICredentialDataDecryptedObject;
-		// oauthTokenData is not a declared property, keep it.
-		if (stored.oauthTokenData !== undefined) decrypted.oauthTokenData = stored.oauthTokenData;
 
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { secretsEnabled: false });
 		if (expressionResolveValues) {
@@ -352,29 +332,14 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 	async updateCredentialsOauthTokenData(
 		_nodeCredentials: INodeCredentialsDetails,
 		type: string,
-		data: ICredentialDataDecryptedObject,
+		_data: ICredentialDataDecryptedObject,
 	): Promise<void> {
-		this.store.merge(type, { oauthTokenData: data.oauthTokenData });
-		this.store.count('oauthTokenFetches', type);
+		throw new UnexpectedError(`Engine test bed: "${type}" uses n8n's OAuth2 token handling, which no credential of the package does`);
 	}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
 		const credentialType = this.credentialTypes.getByName(type);
-		if (credentialType.extends === undefined) {
-			if (['oAuth1Api', 'oAuth2Api'].includes(type)) {
-				return [
-					...credentialType.properties,
-					{
-						displayName: 'oauthTokenData',
-						name: 'oauthTokenData',
-						type: 'json',
-						required: false,
-						default: {},
-					},
-				];
-			}
-			return credentialType.properties;
-		}
+		if (credentialType.extends === undefined) return credentialType.properties;
 		const combined: INodeProperties[] = [];
 		for (const parent of credentialType.extends) {
 			NodeHelpers.mergeNodeProperties(combined, this.getCredentialsProperties(parent));

@@ -8,8 +8,7 @@
  * instantiated by the loader. Node types are then known as `<packageName>.<name>`
  * (e.g. `n8n-nodes-workplace.workplaceKnowledge`), credential types by their name.
  *
- * Test-only types (the start node, the oAuth2Api base credential, anything a test
- * registers with `registerTestTypes`) live next to them under the pseudo package
+ * Test-only types (the start node, anything a test registers with `registerTestTypes`) live next to them under the pseudo package
  * `n8n-nodes-engine-test`.
  */
 import 'reflect-metadata';
@@ -34,7 +33,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { EngineManualTrigger } from './builtin/EngineManualTrigger.node';
-import { OAuth2Api } from './builtin/OAuth2Api.credentials';
 import { initEngineContainer } from './engine-container';
 
 /** Pseudo package name of test-only node types. */
@@ -209,7 +207,6 @@ export class EngineTypeRegistry {
 /** The process-wide registry (one per jest test file, as jest isolates module registries). */
 export const engineTypes = new EngineTypeRegistry();
 engineTypes.addNode(START_NODE_TYPE, new EngineManualTrigger(), TEST_PACKAGE_NAME, __filename);
-engineTypes.addCredential(new OAuth2Api(), TEST_PACKAGE_NAME, __filename);
 
 /** Registers test-only node and credential types (node types become `n8n-nodes-engine-test.<name>`). */
 export function registerTestTypes(types: {

@@ -23,38 +23,34 @@
  * - `error` is set when the node threw (the error as recorded in the run data, with its
  *   n8n-workflow class restored); `items` then is empty unless `continueOnFail` is set.
  * - Share a `CredentialStore` via `credentialStore` to reuse tokens across executions;
- *   `credentialStore.counters` / `preAuthenticationCalls()` / `oauthTokenFetches()` count
+ *   `credentialStore.counters` / `preAuthenticationCalls()` count
  *   credential round trips.
  * - `readBinary(item, 'data')` returns binary content in both binary modes.
- * - `testCredential(type, data)` runs the credential type's `test` request like n8n's
- *   "Test credential" button.
+ * - `testCredential(type, data)` runs the `testedBy` function a node names for the credential,
+ *   like n8n's "Test credential" button.
  * - `registerTestTypes({ nodes, credentials })` adds test-only types
  *   (`n8n-nodes-engine-test.<name>`).
  */
 import 'reflect-metadata';
 import './engine-env';
 
-import { ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import { CredentialTestContext, LoadOptionsContext } from 'n8n-core';
 import type {
 	INodeListSearchResult,
 	ExecutionBaseError,
 	ICredentialDataDecryptedObject,
 	ICredentialTestFunction,
-	ICredentialTestRequest,
 	ICredentialsDecrypted,
 	IConnections,
 	IDataObject,
-	IExecuteData,
 	INode,
 	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
-	INodeTypes,
 	IRun,
 	IRunData,
-	ITaskDataConnections,
 	IWorkflowBase,
 } from 'n8n-workflow';
 import {
@@ -70,7 +66,6 @@ import {
 	UserError,
 	Workflow,
 	WorkflowOperationError,
-	createRunExecutionData,
 	deepCopy,
 } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
@@ -80,7 +75,6 @@ import { createAdditionalData } from './engine-additional-data';
 import type { BinaryMode } from './engine-container';
 import { getBinaryDataService, initEngineContainer, useBinaryDataMode } from './engine-container';
 import {
-	CREDENTIAL_TEST_NODE_TYPE,
 	CredentialStore,
 	EngineCredentialsHelper,
 	credentialIdFor,
@@ -337,39 +331,16 @@ export async function readBinary(item: INodeExecutionData, property = 'data'): P
 	return Buffer.from(binary.data, BINARY_ENCODING);
 }
 
-function getPath(value: unknown, dottedPath: string): unknown {
-	let current = value;
-	for (const key of dottedPath.split('.')) {
-		if (current === null || typeof current !== 'object') return undefined;
-		current = (current as Record<string, unknown>)[key];
-	}
-	return current;
-}
-
-const credentialTestNodeTypes = (nodeType: INodeType): INodeTypes => ({
-	getByName: () => nodeType,
-	getByNameAndVersion: () => nodeType,
-	getKnownTypes: () => ({}),
-});
-
-function credentialTestFunctionFor(
-	typeName: string,
-): ICredentialTestFunction | { nodeType?: INodeType; testRequest: ICredentialTestRequest } | undefined {
-	const credentialType = engineTypes.credentialTypes.getByName(typeName);
-	if (credentialType.test) return { testRequest: credentialType.test };
+function credentialTestFunctionFor(typeName: string): ICredentialTestFunction | undefined {
 	for (const nodeName of engineTypes.credentialTypes.getSupportedNodes(typeName)) {
 		const node = engineTypes.nodeTypes.getByName(nodeName);
 		const versions: INodeType[] =
 			'nodeVersions' in node ? Object.values(node.nodeVersions).reverse() : [node];
 		for (const version of versions) {
 			for (const { name, testedBy } of version.description.credentials ?? []) {
-				if (name !== typeName || !testedBy) continue;
-				if (typeof testedBy === 'string') {
-					const fn = version.methods?.credentialTest?.[testedBy];
-					if (fn) return fn;
-					continue;
-				}
-				return { nodeType: version, testRequest: testedBy };
+				if (name !== typeName || typeof testedBy !== 'string') continue;
+				const fn = version.methods?.credentialTest?.[testedBy];
+				if (fn) return fn;
 			}
 		}
 	}
@@ -377,9 +348,8 @@ function credentialTestFunctionFor(
 }
 
 /**
- * Tests credential data the way n8n's "Test" button does (CredentialsTester): the credential
- * type's `test` request (or a node's `testedBy`) is sent through n8n-core's RoutingNode and
- * httpRequestWithAuthentication, with defaults, preAuthentication and authentication applied.
+ * Tests credential data the way n8n's "Test" button does (CredentialsTester) for the one kind the
+ * package uses: the function a node names in `testedBy`, given the data with defaults applied.
  */
 export async function testCredential(
 	typeName: string,
@@ -415,102 +385,7 @@ export async function testCredential(
 		return { status: 'Error', message: String(error.message) };
 	}
 
-	if (typeof testFunction === 'function') {
-		return await testFunction.call(new CredentialTestContext(), credentialsDecrypted);
-	}
-
-	const baseDescription = testFunction.nodeType?.description;
-	const nodeType: INodeType = {
-		description: {
-			displayName: baseDescription?.displayName ?? 'No Operation, do nothing',
-			name: CREDENTIAL_TEST_NODE_TYPE,
-			group: baseDescription?.group ?? ['transform'],
-			version: 1,
-			description: '',
-			defaults: { name: 'Temp-Node' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			...(baseDescription?.requestDefaults ? { requestDefaults: baseDescription.requestDefaults } : {}),
-			credentials: [{ name: typeName, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					routing: { request: testFunction.testRequest.request },
-					default: '',
-				},
-			],
-		},
-	};
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: CREDENTIAL_TEST_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [typeName]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: credentialTestNodeTypes(nodeType),
-	});
-	const inputData: ITaskDataConnections = { main: [[{ json: {} }]] };
-	const executeData: IExecuteData = { node, data: {}, source: null };
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalData,
-		'internal',
-		createRunExecutionData({ executionData: null }),
-		0,
-		[],
-		inputData,
-		executeData,
-		[],
-	);
-	let response: INodeExecutionData[][] | null | undefined;
-	try {
-		response = await new RoutingNode(context, nodeType, credentialsDecrypted).runNode();
-	} catch (error) {
-		// n8n's CredentialsTester reads the axios error from `error.cause`; n8n-workflow 1.x's
-		// NodeApiError keeps it in `errorResponse` (its `cause` class field is undefined), so
-		// look at both, falling back to NodeApiError's httpCode.
-		type AxiosLike = { response?: { status: number; statusText?: string }; code?: string };
-		const cause = (error.cause ?? error.errorResponse) as AxiosLike | undefined;
-		// A NodeApiError without an HTTP answer has httpCode null, which must not read as status 0.
-		const httpCode = error.httpCode === null || error.httpCode === undefined ? NaN : Number(error.httpCode);
-		const statusCode = cause?.response?.status ?? (Number.isInteger(httpCode) ? httpCode : undefined);
-		if (statusCode !== undefined) {
-			for (const rule of testFunction.testRequest.rules ?? []) {
-				if (rule.type === 'responseCode' && statusCode === rule.properties.value) {
-					return { status: 'Error', message: rule.properties.message };
-				}
-			}
-			if (statusCode < 199 || statusCode > 299) {
-				return {
-					status: 'Error',
-					message: cause?.response?.statusText || `Received HTTP status code: ${statusCode}`,
-				};
-			}
-		} else if (cause?.code) {
-			return { status: 'Error', message: cause.code };
-		}
-		return { status: 'Error', message: String(error.message) };
-	}
-
-	for (const rule of testFunction.testRequest.rules ?? []) {
-		if (rule.type === 'responseSuccessBody') {
-			const responseData = response?.[0]?.[0]?.json;
-			if (getPath(responseData, rule.properties.key) === rule.properties.value) {
-				return { status: 'Error', message: rule.properties.message };
-			}
-		}
-	}
-	return { status: 'OK', message: 'Connection successful!' };
+	return await testFunction.call(new CredentialTestContext(), credentialsDecrypted);
 }
 
 export interface ListSearchOptions {

@@ -1,25 +1,16 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import { runNode } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { byId, NODE, only, runKnowledge } from './knowledge.fixtures';
 
 const base = SEED.knowledge.handbook;
 const MISSING_BASE = 'a0000000-0000-4000-8000-00000000dead';
 const MISSING_FILE = 'f0000000-0000-4000-8000-00000000dead';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 function upload(fileName: string, data: string | Buffer, mimeType: string) {
 	return [

@@ -1,21 +1,15 @@
 import { createHash, randomBytes } from 'crypto';
 
-import type { Simulator } from '../../simulator';
 import { startSimulator } from '../../simulator';
 import { SEED, SEED_FILE_CONTENTS } from '../../simulator/seed';
 import { readBinary } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { byId, only, runKnowledge } from './knowledge.fixtures';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const base = SEED.knowledge.handbook;
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => sim.state.reset());
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 describe('Workplace Knowledge: file', () => {
 	const bigPdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(6 * 1024 * 1024)]);

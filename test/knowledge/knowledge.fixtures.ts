@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { LoggedRequest, Simulator } from '../../simulator';
+import type { Simulator } from '../../simulator';
 import type { RunNodeOptions } from '../helpers/engine';
 import { runNode } from '../helpers/engine';
 
@@ -29,12 +29,4 @@ export async function runKnowledge(
 	return { ...result, requests: sim.log.all().filter((r) => r.interface === 'knowledge') };
 }
 
-/** The single request a run made; fails loudly when there were more or fewer. */
-export function only(requests: LoggedRequest[]): LoggedRequest {
-	if (requests.length !== 1) {
-		throw new Error(
-			`expected exactly one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}`,
-		);
-	}
-	return requests[0];
-}
+export { only } from '../helpers/simulator';

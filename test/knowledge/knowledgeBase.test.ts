@@ -1,15 +1,8 @@
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { SEED } from '../../simulator/seed';
+import { useSimulator } from '../helpers/simulator';
 import { byId, fromList, only, runKnowledge } from './knowledge.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => sim.state.reset());
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 describe('Workplace Knowledge: knowledge base', () => {
 	it('creates a knowledge base with name, description and Additional Fields (JSON)', async () => {

@@ -1,16 +1,9 @@
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import { runListSearch, testCredential } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { byId, fromList, knowledgeCredentials, NODE } from './knowledge.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => sim.state.reset());
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 function search(method: string, parameters: Record<string, unknown>, filter?: string, paginationToken?: string) {
 	sim.log.clear();

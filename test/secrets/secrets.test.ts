@@ -14,10 +14,11 @@ import { capturedLogs, safeStringify, stopCapture } from './log-capture';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { messageEvent, SEED, signBody, startSimulator, type Simulator } from '../../simulator';
+import { messageEvent, SEED, signBody } from '../../simulator';
 import type { RunNodeOptions, RunNodeResult } from '../helpers/engine';
 import { CredentialStore, runNode, testCredential } from '../helpers/engine';
 import { resetProcessState } from '../helpers/jest-setup';
+import { useSimulator } from '../helpers/simulator';
 import { TriggerBed } from '../trigger/trigger-bed';
 
 const WEBHOOK_SECRET = 'secrets-test-webhook-secret-c0ffee';
@@ -30,7 +31,7 @@ const WRONG = {
 	webhookSecret: 'wrong-webhook-secret-LEAKCHECK-6',
 };
 
-let sim: Simulator;
+const sim = useSimulator({ reset: false });
 /** Everything a user or an operator could see, labelled by where it came from. */
 const haystacks: Array<{ label: string; text: string }> = [];
 const issuedTokens = new Set<string>();
@@ -231,14 +232,12 @@ function leaks(texts: Array<{ label: string; text: string }>): string[] {
 }
 
 beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
 	try {
 		await runEverything();
 	} finally {
 		stopCapture();
 	}
 }, 120_000);
-afterAll(async () => await sim.close());
 
 describe('credential values never leak', () => {
 	it('ran the workflows it claims, and the simulator issued tokens to look for', () => {

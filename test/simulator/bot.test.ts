@@ -1,17 +1,13 @@
 import { FormData } from 'undici';
-import { SEED, Simulator } from '../../simulator';
+import { SEED } from '../../simulator';
+import { useSimulator } from '../helpers/simulator';
 import { botToken, call, withSim } from './helpers';
 
 const { alice, bob, carol, dave } = SEED.users;
 const project = SEED.groups.project;
 
 describe('simulator: OAuth and bot API', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await withSim();
-	});
-	afterAll(() => sim.close());
-	beforeEach(() => sim.state.reset());
+	const sim = useSimulator();
 
 	const basic = (id: string, secret: string): string => 'Basic ' + Buffer.from(`${id}:${secret}`).toString('base64');
 	const form = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -1,13 +1,9 @@
-import { SEED, Simulator } from '../../simulator';
-import { call, withSim } from './helpers';
+import { SEED } from '../../simulator';
+import { useSimulator } from '../helpers/simulator';
+import { call } from './helpers';
 
 describe('simulator: form and task API', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await withSim();
-	});
-	afterAll(() => sim.close());
-	beforeEach(() => sim.state.reset());
+	const sim = useSimulator();
 
 	const form = {
 		name: 'Leave request',

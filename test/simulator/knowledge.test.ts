@@ -1,19 +1,17 @@
 import { createHash, randomBytes } from 'crypto';
 import { FormData } from 'undici';
-import { SEED, Simulator } from '../../simulator';
+import { SEED } from '../../simulator';
+import { useSimulator } from '../helpers/simulator';
 import { call, withSim } from './helpers';
 
 describe('simulator: knowledge API', () => {
-	let sim: Simulator;
+	const sim = useSimulator();
 	let K: Record<string, string>;
 	const kb = SEED.knowledge.handbook.id;
 
-	beforeAll(async () => {
-		sim = await withSim();
+	beforeAll(() => {
 		K = { 'x-api-key': sim.credentials.knowledgeApiKey };
 	});
-	afterAll(() => sim.close());
-	beforeEach(() => sim.state.reset());
 
 	test('401 without key, with a wrong key, and for a client address not allowed', async () => {
 		const none = await call(`${sim.knowledgeUrl}/knowledge`);

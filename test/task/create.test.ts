@@ -1,20 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { SEED } from '../../simulator/seed';
+import { useSimulator } from '../helpers/simulator';
 import { only, runTask, TASKS, UUID } from './task.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 const BOB = SEED.users.bob._id;
 

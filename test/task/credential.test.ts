@@ -1,18 +1,8 @@
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
 import { testCredential } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { TASKS } from './task.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.log.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator({ clearLog: true });
 
 describe('Workplace Task API credential test (the Task node\'s testTaskCredential)', () => {
 	const hint = "It is the platform's address without /api/v1, e.g. https://workplace.example.com.";

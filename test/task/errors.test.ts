@@ -1,19 +1,9 @@
 import type { INodeParameters, NodeApiError } from 'n8n-workflow';
 
-import type { Simulator } from '../../simulator';
-import { startSimulator } from '../../simulator';
+import { useSimulator } from '../helpers/simulator';
 import { only, runTask, TASKS } from './task.fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await startSimulator({ port: 0 });
-});
-beforeEach(() => {
-	sim.state.reset();
-	sim.faults.clear();
-});
-afterAll(async () => await sim.close());
+const sim = useSimulator();
 
 const count = () => sim.state.tasks().length;
 const SEEDED = 1;

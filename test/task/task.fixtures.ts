@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { LoggedRequest, Simulator } from '../../simulator';
+import type { Simulator } from '../../simulator';
 import type { RunNodeOptions } from '../helpers/engine';
 import { runNode } from '../helpers/engine';
 
@@ -28,14 +28,6 @@ export async function runTask(
 	return { ...result, requests: sim.log.all().filter((r) => r.interface === 'task') };
 }
 
-/** The single request a run made; fails loudly when there were more or fewer. */
-export function only(requests: LoggedRequest[]): LoggedRequest {
-	if (requests.length !== 1) {
-		throw new Error(
-			`expected exactly one request, got ${requests.length}: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
-		);
-	}
-	return requests[0];
-}
+export { only } from '../helpers/simulator';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -13,11 +13,10 @@ import {
 	postbackEvent,
 	SEED,
 	signBody,
-	startSimulator,
 	userEvent,
-	type Simulator,
 } from '../../simulator';
 import { readBinary } from '../helpers/engine';
+import { useSimulator } from '../helpers/simulator';
 import { TriggerBed, dedupeModule, type DeliveryOutcome } from './trigger-bed';
 
 const SECRET = 'trigger-test-secret';
@@ -514,14 +513,7 @@ describe('duplicates', () => {
 });
 
 describe('download images', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ port: 0 });
-	});
-	afterAll(async () => {
-		await sim?.close();
-	});
-	beforeEach(() => sim.log.clear());
+	const sim = useSimulator({ reset: false, clearLog: true });
 
 	function imageBed(parameters: IDataObject = {}) {
 		return signedBed(

@@ -16,9 +16,8 @@
 import * as assert from 'node:assert/strict';
 
 import { getFreePort } from '../../../scripts/lib/proc';
-import { withTriggerServer, type TriggerServer } from '../trigger-server';
-import type { E2eSimulator, Scenario, ScenarioContext, TargetId } from '../types';
-import { chain, manualTrigger, set } from '../workflow';
+import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import type { E2eSimulator, ScenarioContext, TargetId } from '../types';
 
 const SHAPES = ['interface', 'plain', 'empty'] as const;
 type Shape = (typeof SHAPES)[number];
@@ -59,15 +58,34 @@ interface Case {
 /** The platform's message as the tests quote it: absent when the 401 body is empty. */
 const said = (env: Env, text: string, status = 401) => (env.shape === 'empty' && status === 401 ? '' : ` Platform message: "${text}".`);
 
+/** The case builder of one credential type. */
+const casesOf =
+	(credential: Case['credential'], type: string) =>
+	(name: string, data: Case['data'], expect: Case['expect'], fault?: Case['fault']): Case => ({ credential, type, name, data, expect, fault });
+
+/** Nothing listens at the address (`env.closed` + path): no request reaches the platform. */
+const unreachable = (env: Env, path: string, field: string): Expected => ({
+	status: 'Error',
+	message: `Could not reach ${env.closed}${path}: ${REFUSED}. Check the "${field}" field: ${env.closed.slice(7)} must be reachable from n8n.`,
+	requests: [],
+});
+
+/** The platform answers 404 at `base` + `path`: the API is not there. */
+const notThere = (api: string, method: string, base: string, path: string, field: string, hint: string): Expected => ({
+	status: 'Error',
+	message: `There is no ${api} at this address (HTTP 404 from ${method} ${base}${path}): check the "${field}" field. ${hint} Platform message: "Cannot ${method} ${path}".`,
+	requests: [`${method} ${path} 404`],
+});
+
+/** The platform answers 503 at `base` + `path`: `what` could not be checked. */
+const failing = (api: string, method: string, base: string, path: string, what: string): Expected => ({
+	status: 'Error',
+	message: `The ${api} failed to answer (HTTP 503 from ${method} ${base}${path}): the ${what} could not be checked, try again later. Platform message: "Service Unavailable".`,
+	requests: [`${method} ${path} 503`],
+});
+
 function knowledgeCases(): Case[] {
-	const c = (name: string, data: Case['data'], expect: Case['expect'], fault?: Case['fault']): Case => ({
-		credential: 'Knowledge',
-		type: 'workplaceKnowledgeApi',
-		name,
-		data,
-		expect,
-		fault,
-	});
+	const c = casesOf('Knowledge', 'workplaceKnowledgeApi');
 	const key = (env: Env) => env.sim.credentials.knowledgeApiKey;
 	const ok = (env: Env, base: string): Expected => ({
 		status: 'OK',
@@ -88,20 +106,12 @@ function knowledgeCases(): Case[] {
 		c(
 			'wrong path (404)',
 			(env) => ({ knowledgeUrl: `${env.sim.url}/wrong`, apiKey: key(env) }),
-			(env) => ({
-				status: 'Error',
-				message: `There is no knowledge API at this address (HTTP 404 from GET ${env.sim.url}/wrong/knowledge): check the "Knowledge URL" field. ${KNOWLEDGE_HINT} Platform message: "Cannot GET /wrong/knowledge".`,
-				requests: ['GET /wrong/knowledge 404'],
-			}),
+			(env) => notThere('knowledge API', 'GET', env.sim.url, '/wrong/knowledge', 'Knowledge URL', KNOWLEDGE_HINT),
 		),
 		c(
 			'unreachable host',
 			(env) => ({ knowledgeUrl: `${env.closed}/api/v1`, apiKey: key(env) }),
-			(env) => ({
-				status: 'Error',
-				message: `Could not reach ${env.closed}/api/v1/knowledge: ${REFUSED}. Check the "Knowledge URL" field: ${env.closed.slice(7)} must be reachable from n8n.`,
-				requests: [],
-			}),
+			(env) => unreachable(env, '/api/v1/knowledge', 'Knowledge URL'),
 		),
 		c('trailing slash', (env) => ({ knowledgeUrl: `${env.sim.knowledgeUrl}/`, apiKey: key(env) }), (env) => ok(env, env.sim.knowledgeUrl)),
 		c(
@@ -116,25 +126,14 @@ function knowledgeCases(): Case[] {
 		c(
 			'platform failing (503)',
 			(env) => ({ knowledgeUrl: env.sim.knowledgeUrl, apiKey: key(env) }),
-			(env) => ({
-				status: 'Error',
-				message: `The knowledge API failed to answer (HTTP 503 from GET ${env.sim.knowledgeUrl}/knowledge): the API key could not be checked, try again later. Platform message: "Service Unavailable".`,
-				requests: ['GET /api/v1/knowledge 503'],
-			}),
+			(env) => failing('knowledge API', 'GET', env.sim.url, '/api/v1/knowledge', 'API key'),
 			{ path: '/api/v1/knowledge', status: 503 },
 		),
 	];
 }
 
 function formCases(): Case[] {
-	const c = (name: string, data: Case['data'], expect: Case['expect'], fault?: Case['fault']): Case => ({
-		credential: 'Form',
-		type: 'workplaceFormApi',
-		name,
-		data,
-		expect,
-		fault,
-	});
+	const c = casesOf('Form', 'workplaceFormApi');
 	const good = (env: Env, baseUrl: string) => ({ baseUrl, apiKey: env.sim.credentials.formApiKey, token: env.sim.credentials.formApiToken });
 	const ok = (env: Env, base: string): Expected => ({
 		status: 'OK',
@@ -153,53 +152,30 @@ function formCases(): Case[] {
 		c(
 			'wrong path (404)',
 			(env) => good(env, `${env.sim.url}/wrong`),
-			(env) => ({
-				status: 'Error',
-				message: `There is no form API at this address (HTTP 404 from POST ${env.sim.url}/wrong/v1/forms): check the "Base URL" field. ${FORM_HINT} Platform message: "Cannot POST /wrong/v1/forms".`,
-				requests: ['POST /wrong/v1/forms 404'],
-			}),
+			(env) => notThere('form API', 'POST', env.sim.url, '/wrong/v1/forms', 'Base URL', FORM_HINT),
 		),
 		c(
 			'unreachable host',
 			(env) => good(env, env.closed),
-			(env) => ({
-				status: 'Error',
-				message: `Could not reach ${env.closed}/v1/forms: ${REFUSED}. Check the "Base URL" field: ${env.closed.slice(7)} must be reachable from n8n.`,
-				requests: [],
-			}),
+			(env) => unreachable(env, '/v1/forms', 'Base URL'),
 		),
 		c('trailing slash', (env) => good(env, `${env.sim.url}/`), (env) => ok(env, env.sim.url)),
 		c(
 			'trailing API path (/v1)',
 			(env) => good(env, `${env.sim.url}/v1`),
-			(env) => ({
-				status: 'Error',
-				message: `There is no form API at this address (HTTP 404 from POST ${env.sim.url}/v1/v1/forms): check the "Base URL" field. ${FORM_HINT} Platform message: "Cannot POST /v1/v1/forms".`,
-				requests: ['POST /v1/v1/forms 404'],
-			}),
+			(env) => notThere('form API', 'POST', env.sim.url, '/v1/v1/forms', 'Base URL', FORM_HINT),
 		),
 		c(
 			'platform failing (503)',
 			(env) => good(env, env.sim.url),
-			(env) => ({
-				status: 'Error',
-				message: `The form API failed to answer (HTTP 503 from POST ${env.sim.url}/v1/forms): the API key and token could not be checked, try again later. Platform message: "Service Unavailable".`,
-				requests: ['POST /v1/forms 503'],
-			}),
+			(env) => failing('form API', 'POST', env.sim.url, '/v1/forms', 'API key and token'),
 			{ path: '/v1/forms', status: 503 },
 		),
 	];
 }
 
 function taskCases(): Case[] {
-	const c = (name: string, data: Case['data'], expect: Case['expect'], fault?: Case['fault']): Case => ({
-		credential: 'Task',
-		type: 'workplaceTaskApi',
-		name,
-		data,
-		expect,
-		fault,
-	});
+	const c = casesOf('Task', 'workplaceTaskApi');
 	const TASKS = '/api/v1/task-projects/tasks';
 	const good = (env: Env, baseUrl: string) => ({ baseUrl, token: env.sim.credentials.taskJwt });
 	const ok = (env: Env, base: string): Expected => ({
@@ -230,53 +206,30 @@ function taskCases(): Case[] {
 		c(
 			'wrong path (404)',
 			(env) => good(env, `${env.sim.url}/wrong`),
-			(env) => ({
-				status: 'Error',
-				message: `There is no task API at this address (HTTP 404 from POST ${env.sim.url}/wrong${TASKS}): check the "Base URL" field. ${TASK_HINT} Platform message: "Cannot POST /wrong${TASKS}".`,
-				requests: [`POST /wrong${TASKS} 404`],
-			}),
+			(env) => notThere('task API', 'POST', env.sim.url, `/wrong${TASKS}`, 'Base URL', TASK_HINT),
 		),
 		c(
 			'unreachable host',
 			(env) => good(env, env.closed),
-			(env) => ({
-				status: 'Error',
-				message: `Could not reach ${env.closed}${TASKS}: ${REFUSED}. Check the "Base URL" field: ${env.closed.slice(7)} must be reachable from n8n.`,
-				requests: [],
-			}),
+			(env) => unreachable(env, TASKS, 'Base URL'),
 		),
 		c('trailing slash', (env) => good(env, `${env.sim.url}/`), (env) => ok(env, env.sim.url)),
 		c(
 			'trailing API path (/api/v1)',
 			(env) => good(env, `${env.sim.url}/api/v1`),
-			(env) => ({
-				status: 'Error',
-				message: `There is no task API at this address (HTTP 404 from POST ${env.sim.url}/api/v1${TASKS}): check the "Base URL" field. ${TASK_HINT} Platform message: "Cannot POST /api/v1${TASKS}".`,
-				requests: [`POST /api/v1${TASKS} 404`],
-			}),
+			(env) => notThere('task API', 'POST', env.sim.url, `/api/v1${TASKS}`, 'Base URL', TASK_HINT),
 		),
 		c(
 			'platform failing (503)',
 			(env) => good(env, env.sim.url),
-			(env) => ({
-				status: 'Error',
-				message: `The task API failed to answer (HTTP 503 from POST ${env.sim.url}${TASKS}): the JWT could not be checked, try again later. Platform message: "Service Unavailable".`,
-				requests: [`POST ${TASKS} 503`],
-			}),
+			(env) => failing('task API', 'POST', env.sim.url, TASKS, 'JWT'),
 			{ path: TASKS, status: 503 },
 		),
 	];
 }
 
 function botCases(): Case[] {
-	const c = (name: string, data: Case['data'], expect: Case['expect'], fault?: Case['fault']): Case => ({
-		credential: 'Bot',
-		type: 'workplaceBotOAuth2Api',
-		name,
-		data,
-		expect,
-		fault,
-	});
+	const c = casesOf('Bot', 'workplaceBotOAuth2Api');
 	const good = (env: Env, baseUrl: string) => ({ baseUrl, clientId: env.sim.credentials.botClientId, clientSecret: env.sim.credentials.botClientSecret });
 	const ok = (env: Env): Expected => ({
 		status: 'OK',
@@ -284,11 +237,15 @@ function botCases(): Case[] {
 		requests: ['POST /oauth/token 200', 'GET /bot/v1/users 200'],
 		tokens: 1,
 	});
-	const refused = (env: Env, baseUrl: string, prefix = ''): Expected => ({
-		status: 'Error',
-		message: `There is no token endpoint at this address (HTTP 404 from POST ${baseUrl}/oauth/token): check the "Base URL" field. ${BOT_HINT} Platform message: "Cannot POST ${prefix}/oauth/token".`,
-		requests: [`POST ${prefix}/oauth/token 404`],
-	});
+	const refused = (env: Env, prefix: string): Expected => notThere('token endpoint', 'POST', env.sim.url, `${prefix}/oauth/token`, 'Base URL', BOT_HINT);
+	/** The token is issued, then the user lookup (GET /bot/v1/users) answers `status`. */
+	const lookupFails = (name: string, status: number, message: string): Case =>
+		c(
+			name,
+			(env) => good(env, env.sim.url),
+			() => ({ status: 'Error', message, requests: ['POST /oauth/token 200', `GET /bot/v1/users ${status}`], tokens: 1 }),
+			{ method: 'GET', path: '/bot/v1/users', status },
+		);
 	return [
 		c('correct', (env) => good(env, env.sim.url), ok),
 		c(
@@ -300,50 +257,28 @@ function botCases(): Case[] {
 				requests: ['POST /oauth/token 401'],
 			}),
 		),
-		c('wrong path (404)', (env) => good(env, `${env.sim.url}/wrong`), (env) => refused(env, `${env.sim.url}/wrong`, '/wrong')),
+		c('wrong path (404)', (env) => good(env, `${env.sim.url}/wrong`), (env) => refused(env, '/wrong')),
 		c(
 			'unreachable host',
 			(env) => good(env, env.closed),
-			(env) => ({
-				status: 'Error',
-				message: `Could not reach ${env.closed}/oauth/token: ${REFUSED}. Check the "Base URL" field: ${env.closed.slice(7)} must be reachable from n8n.`,
-				requests: [],
-			}),
+			(env) => unreachable(env, '/oauth/token', 'Base URL'),
 		),
 		c('trailing slash', (env) => good(env, `${env.sim.url}/`), ok),
-		c('trailing API path (/bot/v1)', (env) => good(env, `${env.sim.url}/bot/v1`), (env) => refused(env, `${env.sim.url}/bot/v1`, '/bot/v1')),
-		c(
+		c('trailing API path (/bot/v1)', (env) => good(env, `${env.sim.url}/bot/v1`), (env) => refused(env, '/bot/v1')),
+		lookupFails(
 			'token without the "bot" scope (403 on the user lookup)',
-			(env) => good(env, env.sim.url),
-			() => ({
-				status: 'Error',
-				message:
-					'The platform issued a token without the "bot" scope (HTTP 403 from GET /bot/v1/users): the bot profile may not look up users, ask the platform admin to grant it the scope "bot profile". Platform message: "Forbidden".',
-				requests: ['POST /oauth/token 200', 'GET /bot/v1/users 403'],
-				tokens: 1,
-			}),
-			{ method: 'GET', path: '/bot/v1/users', status: 403 },
+			403,
+			'The platform issued a token without the "bot" scope (HTTP 403 from GET /bot/v1/users): the bot profile may not look up users, ask the platform admin to grant it the scope "bot profile". Platform message: "Forbidden".',
 		),
-		c(
+		lookupFails(
 			'bot API failing (503 on the user lookup)',
-			(env) => good(env, env.sim.url),
-			() => ({
-				status: 'Error',
-				message:
-					'The bot API failed to answer (HTTP 503 from GET /bot/v1/users): the token was issued, the bot API could not be checked, try again later. Platform message: "Service Unavailable".',
-				requests: ['POST /oauth/token 200', 'GET /bot/v1/users 503'],
-				tokens: 1,
-			}),
-			{ method: 'GET', path: '/bot/v1/users', status: 503 },
+			503,
+			'The bot API failed to answer (HTTP 503 from GET /bot/v1/users): the token was issued, the bot API could not be checked, try again later. Platform message: "Service Unavailable".',
 		),
 		c(
 			'platform failing (503)',
 			(env) => good(env, env.sim.url),
-			(env) => ({
-				status: 'Error',
-				message: `The token endpoint failed to answer (HTTP 503 from POST ${env.sim.url}/oauth/token): the client ID and secret could not be checked, try again later. Platform message: "Service Unavailable".`,
-				requests: ['POST /oauth/token 503'],
-			}),
+			(env) => failing('token endpoint', 'POST', env.sim.url, '/oauth/token', 'client ID and secret'),
 			{ path: '/oauth/token', status: 503 },
 		),
 	];
@@ -386,8 +321,6 @@ interface Row {
 	observed: Observed;
 	expected: Expected;
 }
-
-const reports = new Map<TargetId, Row[]>();
 
 type Snapshot = Record<string, unknown>;
 
@@ -468,16 +401,11 @@ function printTable(ctx: ScenarioContext, rows: Row[]): void {
 	process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-export const scenario: Scenario = {
+export const scenario = triggerServerScenario({
 	name: 'credentials: Test button through POST /rest/credentials/test (n8n start), every credential and failure',
-	timeoutMs: 60_000,
-	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the credential tests run in before()' })]),
-	async before(ctx) {
-		reports.set(ctx.target, await withTriggerServer(ctx, (srv) => runCases(ctx, srv)));
-	},
-	assert(_result, ctx) {
-		const rows = reports.get(ctx.target);
-		assert.ok(rows, 'before() produced no report');
+	placeholderNote: 'the credential tests run in before()',
+	run: runCases,
+	check(rows, ctx) {
 		printTable(ctx, rows);
 		const failures: string[] = [];
 		for (const r of rows) {
@@ -494,4 +422,4 @@ export const scenario: Scenario = {
 		}
 		assert.equal(failures.length, 0, `${failures.length} case(s) differ:\n        ${failures.join('\n        ')}`);
 	},
-};
+});

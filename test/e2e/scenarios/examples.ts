@@ -30,7 +30,7 @@ import {
 	type SimulatorInfo,
 } from '../../../scripts/lib/examples';
 import { createUserFolder, fetchWebhook, findInstalled, settledExecutions, startN8nServer, TARGETS, type ExecutionSummary, type N8nServer } from '../../../scripts/lib/n8n';
-import type { Scenario, ScenarioContext, ScenarioCredential, SimLoggedRequest, WorkflowJson } from '../types';
+import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest, WorkflowJson } from '../types';
 import { chain, manualTrigger, set } from '../workflow';
 import { requestLines, sha256 } from '../workplace';
 
@@ -44,7 +44,7 @@ const credentials: ScenarioCredential[] = EXAMPLE_CREDENTIALS.map((c) => ({
 const state = (ctx: ScenarioContext) => ctx.sim.state as SimulatorState;
 const knowledgePrefix = (ctx: ScenarioContext) => new URL(ctx.sim.knowledgeUrl).pathname.replace(/\/$/, '');
 /** The simulator log without token requests (a token saved with the credential may be reused). */
-const calls = (ctx: ScenarioContext): SimLoggedRequest[] => ctx.sim.log.all().filter((r) => r.path !== '/oauth/token');
+const calls = (ctx: ScenarioContext): LoggedRequest[] => ctx.sim.log.all().filter((r) => r.path !== '/oauth/token');
 
 function asWorkflow(example: ExampleWorkflow): WorkflowJson {
 	return importable(example) as unknown as WorkflowJson;
@@ -204,7 +204,7 @@ interface TriggerReport {
 	/** Per example file: HTTP status of the delivery, executions, the first execution's data. */
 	deliveries: Record<string, { status: number; executions: ExecutionSummary[]; execution?: Record<string, unknown> }>;
 	activeIds: string[];
-	pushes: SimLoggedRequest[];
+	pushes: LoggedRequest[];
 	bobReply?: unknown;
 }
 

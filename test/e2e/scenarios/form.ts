@@ -5,8 +5,9 @@
 import * as assert from 'node:assert/strict';
 
 import type { SimulatorState } from '../../../simulator';
-import type { Scenario, ScenarioContext, ScenarioCredential, SimLoggedRequest } from '../types';
-import { credentialId, manualTrigger, node, PACKAGE, chain, type NodeOptions, type NodeSpec } from '../workflow';
+import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest } from '../types';
+import { packageNode } from '../workplace';
+import { credentialId, manualTrigger, chain } from '../workflow';
 
 const FORMS = '/v1/forms';
 
@@ -17,15 +18,10 @@ const formCredential: ScenarioCredential = {
 	data: ({ sim }) => ({ baseUrl: sim.url, apiKey: sim.credentials.formApiKey, token: sim.credentials.formApiToken }),
 };
 
-function form(name: string, parameters: Record<string, unknown>, options: NodeOptions = {}): NodeSpec {
-	return node(name, `${PACKAGE}.workplaceForm`, 1, { resource: 'form', operation: 'create', ...parameters }, {
-		credentials: formCredential,
-		...options,
-	});
-}
+const form = packageNode('workplaceForm', formCredential, { resource: 'form', operation: 'create' });
 
 const state = (ctx: ScenarioContext) => ctx.sim.state as SimulatorState;
-const formLog = (ctx: ScenarioContext): SimLoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === FORMS);
+const formLog = (ctx: ScenarioContext): LoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === FORMS);
 
 const JSON_BODY = {
 	name: 'E2E expense claim',

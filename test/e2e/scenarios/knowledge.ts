@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 
-import type { Scenario, ScenarioContext, SimLoggedRequest } from '../types';
+import type { Scenario, ScenarioContext, LoggedRequest } from '../types';
 import { base64ToFile, byId, chain, manualTrigger, set } from '../workflow';
 import { knowledge, knowledgeCredential, pseudoRandomBytes, requestLines, sha256 } from '../workplace';
 
@@ -14,7 +14,7 @@ const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), pseudoRandomBytes(96 * 102
 const KB = "={{ $('Create Base').first().json.id }}";
 const FILE = "={{ $('Upload File').first().json.id }}";
 
-function knowledgeLog(ctx: ScenarioContext): SimLoggedRequest[] {
+function knowledgeLog(ctx: ScenarioContext): LoggedRequest[] {
 	const prefix = new URL(ctx.sim.knowledgeUrl).pathname.replace(/\/$/, '');
 	return ctx.sim.log.all().filter((r) => r.path.startsWith(`${prefix}/knowledge`));
 }

@@ -12,9 +12,9 @@
 import * as assert from 'node:assert/strict';
 
 import { SEED } from '../../../simulator';
-import { withTriggerServer, type TriggerServer } from '../trigger-server';
-import type { E2eSimulator, Scenario, ScenarioContext, TargetId } from '../types';
-import { chain, manualTrigger, PACKAGE, set } from '../workflow';
+import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import type { E2eSimulator, ScenarioContext } from '../types';
+import { PACKAGE } from '../workflow';
 
 interface Search {
 	method: 'searchKnowledgeBases' | 'searchFiles';
@@ -37,7 +37,6 @@ interface Outcome {
 	expected: { results?: Array<{ name: string; value: string }>; paginationToken?: string; requests: string[]; error?: RegExp };
 }
 
-const reports = new Map<TargetId, Outcome[]>();
 const NODE = { name: `${PACKAGE}.workplaceKnowledge`, version: 1 };
 const KB = 'parameters.knowledgeBaseId';
 const FILE = 'parameters.fileId';
@@ -169,16 +168,11 @@ async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Ou
 	return outcomes;
 }
 
-export const scenario: Scenario = {
+export const scenario = triggerServerScenario({
 	name: 'pickers: From List searches through POST /rest/dynamic-node-parameters/resource-locator-results (n8n start)',
-	timeoutMs: 60_000,
-	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the picker searches run in before()' })]),
-	async before(ctx) {
-		reports.set(ctx.target, await withTriggerServer(ctx, (srv) => runSearches(ctx, srv)));
-	},
-	assert(_result, ctx) {
-		const outcomes = reports.get(ctx.target);
-		assert.ok(outcomes, 'before() produced no report');
+	placeholderNote: 'the picker searches run in before()',
+	run: runSearches,
+	check(outcomes, ctx) {
 		const lines = outcomes.map((o) => {
 			const what = o.error !== undefined ? `HTTP ${o.status}: ${o.error}` : `${o.results?.length ?? 0} result(s)${o.results?.length && o.results.length <= 3 ? ` [${o.results.map((r) => r.name).join(', ')}]` : ''}${o.paginationToken ? `, next page token ${o.paginationToken}` : ''}`;
 			return `${o.name}: ${what} | ${o.requests.join(', ') || 'no request'}`;
@@ -196,4 +190,4 @@ export const scenario: Scenario = {
 			assert.deepEqual(o.requests, o.expected.requests, `${o.name}: requests to the platform`);
 		}
 	},
-};
+});

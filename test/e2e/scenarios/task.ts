@@ -7,8 +7,9 @@ import * as assert from 'node:assert/strict';
 
 import type { SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
-import type { Scenario, ScenarioContext, ScenarioCredential, SimLoggedRequest } from '../types';
-import { credentialId, manualTrigger, node, PACKAGE, chain, set, type NodeOptions, type NodeSpec } from '../workflow';
+import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest } from '../types';
+import { packageNode } from '../workplace';
+import { credentialId, manualTrigger, chain, set } from '../workflow';
 
 const TASKS = '/api/v1/task-projects/tasks';
 
@@ -26,15 +27,10 @@ const readOnlyTaskCredential: ScenarioCredential = {
 	data: ({ sim }) => ({ baseUrl: sim.url, token: (sim.state as SimulatorState).taskReadOnlyJwt }),
 };
 
-function task(name: string, parameters: Record<string, unknown>, options: NodeOptions = {}): NodeSpec {
-	return node(name, `${PACKAGE}.workplaceTask`, 1, { resource: 'task', operation: 'create', ...parameters }, {
-		credentials: taskCredential,
-		...options,
-	});
-}
+const task = packageNode('workplaceTask', taskCredential, { resource: 'task', operation: 'create' });
 
 const state = (ctx: ScenarioContext) => ctx.sim.state as SimulatorState;
-const taskLog = (ctx: ScenarioContext): SimLoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === TASKS);
+const taskLog = (ctx: ScenarioContext): LoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === TASKS);
 
 const create: Scenario = {
 	name: 'task: checklist, subtask, 503 and 429 retried once-only',

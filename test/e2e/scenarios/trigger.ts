@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 
 import { joinEvent, messageEvent, postbackEvent, SEED, sendWebhook, userEvent } from '../../../simulator';
 import type { WebhookOptions, WebhookResult, WebhookDelivery } from '../../../simulator';
-import { withTriggerServer, type TriggerServer } from '../trigger-server';
-import type { Scenario, ScenarioContext, WorkflowJson } from '../types';
-import { chain, manualTrigger, PACKAGE, set } from '../workflow';
+import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import type { ScenarioContext, WorkflowJson } from '../types';
+import { PACKAGE } from '../workflow';
 
 interface CaseResult {
 	name: string;
@@ -32,8 +32,6 @@ interface TargetReport {
 	imageRequests: number;
 	unsignedExecutions: number;
 }
-
-const reports = new Map<string, TargetReport>();
 
 function triggerWorkflow(webhookId: string, parameters: Record<string, unknown>, credentials: Record<string, { id: string; name: string }>): WorkflowJson {
 	return {
@@ -167,16 +165,11 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	return { cases, signedExecutions, imageExecution, imageRequests, unsignedExecutions };
 }
 
-export const scenario: Scenario = {
+export const scenario = triggerServerScenario({
 	name: 'trigger: signed deliveries to an active workflow (n8n start)',
-	timeoutMs: 60_000,
-	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger cases run in before()' })]),
-	async before(ctx) {
-		reports.set(ctx.target, await withTriggerServer(ctx, (srv) => runCases(ctx, srv)));
-	},
-	assert(_result, ctx) {
-		const report = reports.get(ctx.target);
-		assert.ok(report, 'before() produced no report');
+	placeholderNote: 'the trigger cases run in before()',
+	run: runCases,
+	check(report, ctx) {
 		const lines = report.cases.map((c) => {
 			const added = c.executionsAfter - c.executionsBefore;
 			return `${c.name}: HTTP ${c.status}, executions +${added} (total ${c.executionsAfter})`;
@@ -198,4 +191,4 @@ export const scenario: Scenario = {
 		assert.match(text, /image\/png/, 'the execution holds a PNG binary');
 		assert.match(String(report.imageExecution.status), /success/, 'the image execution succeeded');
 	},
-};
+});

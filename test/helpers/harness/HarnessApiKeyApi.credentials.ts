@@ -1,6 +1,5 @@
 import type {
 	IAuthenticateGeneric,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -42,18 +41,5 @@ export class HarnessApiKeyApi implements ICredentialType {
 				tenant: '={{$credentials.tenant}}',
 			},
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl}}',
-			url: '/whoami',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 403, message: 'The API key is not allowed for this tenant' },
-			},
-		],
 	};
 }

@@ -11,8 +11,6 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 const CREDENTIAL_BY_AUTHENTICATION: Record<string, string> = {
 	apiKey: 'harnessApiKeyApi',
 	session: 'harnessSessionApi',
-	oAuth2: 'harnessOAuth2Api',
-	signed: 'harnessSignedApi',
 };
 
 /**
@@ -42,16 +40,6 @@ export class HarnessHttpProbe implements INodeType {
 				required: true,
 				displayOptions: { show: { authentication: ['session'] } },
 			},
-			{
-				name: 'harnessOAuth2Api',
-				required: true,
-				displayOptions: { show: { authentication: ['oAuth2'] } },
-			},
-			{
-				name: 'harnessSignedApi',
-				required: true,
-				displayOptions: { show: { authentication: ['signed'] } },
-			},
 		],
 		properties: [
 			{
@@ -61,8 +49,6 @@ export class HarnessHttpProbe implements INodeType {
 				options: [
 					{ name: 'API Key', value: 'apiKey' },
 					{ name: 'Session Token', value: 'session' },
-					{ name: 'OAuth2', value: 'oAuth2' },
-					{ name: 'Signed', value: 'signed' },
 				],
 				default: 'apiKey',
 			},

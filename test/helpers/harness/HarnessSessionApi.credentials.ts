@@ -1,12 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
-	ICredentialType,
-	IDataObject,
-	IHttpRequestHelper,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialDataDecryptedObject, ICredentialType, IDataObject, IHttpRequestHelper, INodeProperties } from 'n8n-workflow';
 
 import { baseUrlProperty as baseUrl } from './harness-shared';
 
@@ -60,13 +52,6 @@ export class HarnessSessionApi implements ICredentialType {
 			headers: {
 				Authorization: '=Bearer {{$credentials.sessionToken}}',
 			},
-		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl}}',
-			url: '/session/echo',
 		},
 	};
 }

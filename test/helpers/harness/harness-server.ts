@@ -3,11 +3,8 @@
  * implements just enough auth behaviour to observe what the engine sends:
  *
  *   GET  /echo            -> echoes method, path, query, headers and body
- *   GET  /whoami          -> 200 if x-api-key is the valid key, 403 for the "blocked" key, else 401
  *   POST /token           -> session token for username/password (counts fetches)
  *   GET  /session/echo    -> requires `Authorization: Bearer <live session token>`, else 401
- *   POST /oauth/token     -> OAuth2 client-credentials grant (Basic client auth), counts fetches
- *   GET  /oauth/echo      -> requires `Authorization: Bearer <live access token>`, else 401
  *   GET  /fail            -> 500 with a JSON error body
  */
 import { createServer } from 'node:http';
@@ -25,11 +22,8 @@ export interface RecordedRequest {
 
 export interface HarnessServerOptions {
 	apiKey: string;
-	blockedApiKey: string;
 	username: string;
 	password: string;
-	clientId: string;
-	clientSecret: string;
 }
 
 export class HarnessServer {
@@ -37,11 +31,7 @@ export class HarnessServer {
 
 	readonly sessionTokens = new Set<string>();
 
-	readonly accessTokens = new Set<string>();
-
 	sessionTokenFetches = 0;
-
-	oauthTokenFetches = 0;
 
 	/** Countdown of successful /session/echo requests after which all session tokens are revoked. */
 	private sessionRevokeCountdown: number | undefined;
@@ -88,19 +78,13 @@ export class HarnessServer {
 	reset(): void {
 		this.requests.length = 0;
 		this.sessionTokens.clear();
-		this.accessTokens.clear();
 		this.sessionTokenFetches = 0;
-		this.oauthTokenFetches = 0;
 		this.sessionRevokeCountdown = undefined;
 	}
 
 	/** Revokes every session token right after the next `successes` successful /session/echo calls. */
 	revokeSessionsAfter(successes: number): void {
 		this.sessionRevokeCountdown = successes;
-	}
-
-	revokeAccessTokens(): void {
-		this.accessTokens.clear();
 	}
 
 	private bearer(record: RecordedRequest): string | undefined {
@@ -115,12 +99,6 @@ export class HarnessServer {
 			case 'GET /echo':
 			case 'POST /echo':
 				return [200, { method: record.method, path: record.path, query: record.query, headers: record.headers, body: record.body }];
-			case 'GET /whoami': {
-				const key = record.headers['x-api-key'];
-				if (key === options.apiKey) return [200, { user: 'harness' }];
-				if (key === options.blockedApiKey) return [403, { message: 'blocked' }];
-				return [401, { message: 'invalid api key' }];
-			}
 			case 'POST /token': {
 				const body = JSON.parse(record.body || '{}') as { username?: string; password?: string };
 				if (body.username !== options.username || body.password !== options.password) {
@@ -138,22 +116,6 @@ export class HarnessServer {
 					this.sessionRevokeCountdown = undefined;
 					this.sessionTokens.clear();
 				}
-				return [200, { token, item: record.query.item }];
-			}
-			case 'POST /oauth/token': {
-				const expected = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`;
-				const form = new URLSearchParams(record.body);
-				if (record.headers.authorization !== expected || form.get('grant_type') !== 'client_credentials') {
-					return [401, { error: 'invalid_client' }];
-				}
-				this.oauthTokenFetches++;
-				const token = `access-${this.oauthTokenFetches}`;
-				this.accessTokens.add(token);
-				return [200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: form.get('scope') }];
-			}
-			case 'GET /oauth/echo': {
-				const token = this.bearer(record);
-				if (!token || !this.accessTokens.has(token)) return [401, { message: 'invalid token' }];
 				return [200, { token, item: record.query.item }];
 			}
 			case 'GET /fail':

@@ -4,27 +4,18 @@ import type { ICredentialType, INodeType } from 'n8n-workflow';
 import { HarnessApiKeyApi } from './HarnessApiKeyApi.credentials';
 import { HarnessBinaryProbe } from './HarnessBinaryProbe.node';
 import { HarnessHttpProbe } from './HarnessHttpProbe.node';
-import { HarnessOAuth2Api } from './HarnessOAuth2Api.credentials';
 import { HarnessSessionApi } from './HarnessSessionApi.credentials';
-import { HarnessSignedApi } from './HarnessSignedApi.credentials';
 
 export {
 	HarnessApiKeyApi,
 	HarnessBinaryProbe,
 	HarnessHttpProbe,
-	HarnessOAuth2Api,
 	HarnessSessionApi,
-	HarnessSignedApi,
 };
 
 export function harnessTypes(): { nodes: INodeType[]; credentials: ICredentialType[] } {
 	return {
 		nodes: [new HarnessHttpProbe(), new HarnessBinaryProbe()],
-		credentials: [
-			new HarnessApiKeyApi(),
-			new HarnessSessionApi(),
-			new HarnessOAuth2Api(),
-			new HarnessSignedApi(),
-		],
+		credentials: [new HarnessApiKeyApi(), new HarnessSessionApi()],
 	};
 }
