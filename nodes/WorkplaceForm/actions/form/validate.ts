@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isCalendarDate, isWireTimestamp } from '../../../shared/dates';
 import type { FieldNames, FieldPath, ReportOptions } from '../../../shared/validation';
 import { Checker, describeKind, describeValue, displayPath, isPlainObject, violationsError, wirePath } from '../../../shared/validation';
-import { ACTION_OPTION_TYPES, FORM_STATUSES, TIER_MAX, TIER_MIN, TIER_STATUSES, valuesOf } from './values';
+import { ACTION_OPTION_TYPES, FORM_STATUSES, TIER_MAX, TIER_MIN, TIER_STATUSES } from './values';
 
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
@@ -110,7 +110,7 @@ function checkField(c: Checker, field: IDataObject, p: FieldPath): void {
 		} else {
 			c.string(option, 'value', op);
 		}
-		if (type === 'action') c.oneOf(option, 'type', op, valuesOf(ACTION_OPTION_TYPES), { required: true });
+		if (type === 'action') c.oneOf(option, 'type', op, ACTION_OPTION_TYPES, { required: true });
 		if (option.color !== undefined && (typeof option.color !== 'string' || !HEX_COLOR.test(option.color))) {
 			c.add([...op, 'color'], 'must be a hex color such as #16A34A', describeValue(option.color));
 		}
@@ -131,7 +131,7 @@ function checkTier(c: Checker, tier: IDataObject, p: FieldPath): void {
 		c.string(responder, 'entityId', rp, { required: true });
 		c.number(responder, 'weight', rp, { min: 0 });
 	}
-	if (tier.status !== null) c.oneOf(tier, 'status', p, valuesOf(TIER_STATUSES));
+	if (tier.status !== null) c.oneOf(tier, 'status', p, TIER_STATUSES);
 	if (tier.dueDate !== undefined && tier.dueDate !== null && !isWireTimestamp(tier.dueDate)) {
 		c.add([...p, 'dueDate'], 'must be an ISO 8601 timestamp such as 2025-03-31T17:00:00Z', describeValue(tier.dueDate));
 	}
@@ -154,7 +154,7 @@ function checkBody(c: Checker, body: IDataObject): void {
 	for (const [field, fp] of objectEntries(c, fields, ['data'], '{type, name, value, meta, editable}')) {
 		checkField(c, field, fp);
 	}
-	c.oneOf(body, 'status', [], valuesOf(FORM_STATUSES), { required: true });
+	c.oneOf(body, 'status', [], FORM_STATUSES, { required: true });
 	const type = body.responseType;
 	const single = type === undefined || type === null;
 	if (!single && type !== 'hierarchy') {
