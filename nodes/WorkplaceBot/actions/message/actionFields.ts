@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { valueOptions } from '../../../shared/fieldDescriptions';
+import { valueOptions } from '../../../shared/descriptions/fields';
 import { optionsProperty, property } from './properties';
 import { ACTION_TYPES, LIMITS, WORKFLOW_STATUSES } from './spec';
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { entryList } from '../../../shared/fieldDescriptions';
+import { entryList } from '../../../shared/descriptions/fields';
 import { groupIdField } from '../common.descriptions';
 import { messageFields } from './messageFields';
 import { optionsProperty, property } from './properties';

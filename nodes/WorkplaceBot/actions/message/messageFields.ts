@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Show } from '../../../shared/fieldDescriptions';
-import { entryList, valueOptions } from '../../../shared/fieldDescriptions';
+import type { Show } from '../../../shared/descriptions/fields';
+import { entryList, valueOptions } from '../../../shared/descriptions/fields';
 import { actionFields } from './actionFields';
 import { optionsProperty, property } from './properties';
 import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, LIMITS, MESSAGE_TYPES, TEMPLATE_TYPES } from './spec';

@@ -4,7 +4,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Show } from '../../../shared/fieldDescriptions';
+import type { Show } from '../../../shared/descriptions/fields';
 
 export interface PropertyOptions {
 	required?: boolean;

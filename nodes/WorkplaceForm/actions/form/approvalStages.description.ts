@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { entryList, valueOptions } from '../../../shared/fieldDescriptions';
+import { entryList, valueOptions } from '../../../shared/descriptions/fields';
 import { TIER_MAX, TIER_MIN, TIER_STATUSES } from './values';
 
 /** "Approval Stages": the body's responseTiers, first stage first (shown for staged approval). */

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalJsonOption, valueOptions } from '../../../shared/fieldDescriptions';
+import { additionalJsonOption, valueOptions } from '../../../shared/descriptions/fields';
 import { approvalStagesProperty } from './approvalStages.description';
 import { formFieldsProperty } from './formFields.description';
 import { FORM_STATUSES } from './values';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { entryList, valueOptions } from '../../../shared/fieldDescriptions';
+import { entryList, valueOptions } from '../../../shared/descriptions/fields';
 import { ACTION_OPTION_TYPES } from './values';
 
 /** The choices of a radio or action field, each with a label first. */

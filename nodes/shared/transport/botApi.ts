@@ -7,13 +7,13 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { BOT_ACCOUNT_FIELDS } from '../../credentials/WorkplaceBotOAuth2Api.credentials';
+import { BOT_ACCOUNT_FIELDS } from '../../../credentials/WorkplaceBotOAuth2Api.credentials';
 
 import { apiPath } from './apiPath';
-import { responseToBinary } from './binary';
-import { runBotCredentialTest } from './botCredentialTest';
-import type { ApiDefinition } from './transport';
-import { apiAt, requestTo } from './transport';
+import { responseToBinary } from '../binary';
+import { runBotCredentialTest } from '../credentialTests/botTest';
+import type { ApiDefinition } from './index';
+import { apiAt, requestTo } from './index';
 
 /** The bot API (v1, v2 and image retrieval) under {base_url}, signed with the bot's OAuth token. */
 export const BOT_API: ApiDefinition = {
