@@ -8,9 +8,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BOT_BASE_URL_HINT, botTokenFailureMessage } from '../nodes/shared/botCredentialTest';
-import { displayUrl, platformMessage, redactSecrets, TIMEOUT_MS } from '../nodes/shared/credentialTest';
-import { noteTokenRequestFailure } from '../nodes/shared/token';
+import { BOT_BASE_URL_HINT, botTokenFailureMessage } from '../nodes/shared/credentialTests/botTest';
+import { displayUrl, platformMessage, redactSecrets, TIMEOUT_MS } from '../nodes/shared/credentialTests/probe';
+import { noteTokenRequestFailure } from '../nodes/shared/transport/token';
 
 import { baseUrlProperty, secretProperty } from './properties';
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { actionNodeProperties, OPERATION_SUBTITLE, requestOptionsWithConcurrency } from '../shared/descriptions';
+import { actionNodeProperties, OPERATION_SUBTITLE, requestOptionsWithConcurrency } from '../shared/descriptions/actionNode';
 import { operationsOf } from '../shared/resource';
 import { routeOperations } from '../shared/router';
 import * as directMessage from './actions/directMessage';
@@ -15,7 +15,7 @@ import * as groupMessage from './actions/groupMessage';
 import * as image from './actions/image';
 import * as message from './actions/message';
 import * as user from './actions/user';
-import { testBotCredential } from '../shared/botApi';
+import { testBotCredential } from '../shared/transport/botApi';
 
 const resources = { directMessage, groupMessage, message, group, user, image };
 

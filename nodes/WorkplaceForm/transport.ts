@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialText, madeUpCredential } from '../shared/credentialTest';
-import { credentialTestMethod, refusedCreate } from '../shared/credentialTestMethod';
+import { credentialText, madeUpCredential } from '../shared/credentialTests/probe';
+import { credentialTestMethod, refusedCreate } from '../shared/credentialTests/testMethod';
 import { apiAt, requestTo } from '../shared/transport';
 
 /**

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { actionNodeProperties, OPERATION_SUBTITLE } from '../shared/descriptions';
+import { actionNodeProperties, OPERATION_SUBTITLE } from '../shared/descriptions/actionNode';
 import { operationsOf } from '../shared/resource';
 import { routeOperations } from '../shared/router';
 import * as file from './actions/file';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialText } from '../shared/credentialTest';
-import { credentialTestMethod } from '../shared/credentialTestMethod';
+import { credentialText } from '../shared/credentialTests/probe';
+import { credentialTestMethod } from '../shared/credentialTests/testMethod';
 import type { RequestContext } from '../shared/transport';
 import { apiAt, requestAllPages, requestTo } from '../shared/transport';
 

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testBotCredential } from '../shared/botApi';
+import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
 import { receiveDelivery } from './webhook';
 

@@ -1,6 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../shared/validation';
+
 const USER_ACTIONS: Record<string, string> = {
 	created: 'userCreated',
 	updated: 'userUpdated',
@@ -60,10 +62,6 @@ export interface MalformedDelivery {
 export type Delivery = BotDelivery | UserDelivery | UnknownDelivery | MalformedDelivery;
 
 const malformed = (reason: string): MalformedDelivery => ({ kind: 'malformed', reason });
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Reads a delivery from its raw bytes: a bot envelope `{events: [...]}` or a user event
@@ -155,6 +153,10 @@ export function userEventKey(delivery: UserDelivery, rawBody: Buffer): string {
 	return `user:${delivery.action}:${str(user._id) ?? ''}:${sha256(rawBody).slice(0, 32)}`;
 }
 
+/**
+ * The IDs of a filter option, separated by commas, spaces or line breaks; not validation's
+ * parseCommaList, which splits at commas only and reads lists from expressions.
+ */
 export function splitIds(value: unknown): string[] {
 	if (typeof value !== 'string') return [];
 	return value

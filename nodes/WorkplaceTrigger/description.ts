@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PICTURE_SIZE_OPTIONS } from '../shared/botApi';
-import { optionsCollection } from '../shared/fieldDescriptions';
+import { PICTURE_SIZE_OPTIONS } from '../shared/transport/botApi';
+import { optionsCollection } from '../shared/descriptions/fields';
 
 /** Values of the "Events" parameter. */
 const EVENT_OPTIONS = [

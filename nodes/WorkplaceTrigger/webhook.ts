@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { downloadPicture } from '../shared/botApi';
+import { downloadPicture } from '../shared/transport/botApi';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { BotDelivery } from './delivery';

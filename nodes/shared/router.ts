@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { handRetryPolicy, readRetryPolicy } from './retryPolicy';
+import { handRetryPolicy, readRetryPolicy } from './transport/retryPolicy';
 
 /** What an operation returns for one input item: records, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];

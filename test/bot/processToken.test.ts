@@ -1,6 +1,6 @@
 /**
  * Workplace Bot: one access token per n8n process and bot account, shared by every execution
- * (nodes/shared/token.ts). Executions run at the same time through n8n-core's engine in this
+ * (nodes/shared/transport/token.ts). Executions run at the same time through n8n-core's engine in this
  * process, on one saved credential (a shared CredentialStore plays n8n's database).
  */
 import type { FaultRule, LoggedRequest } from '../../simulator';

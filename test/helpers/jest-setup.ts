@@ -1,6 +1,6 @@
 /**
  * Every test starts as in a freshly started n8n process: no bot token and no trigger memory held
- * from an earlier test (both are kept process-wide by the nodes, see nodes/shared/token.ts and
+ * from an earlier test (both are kept process-wide by the nodes, see nodes/shared/transport/token.ts and
  * nodes/WorkplaceTrigger/dedupe.ts). The same module instances the nodes use are reset: n8n-core's
  * loader requires them from dist/ through this test file's module registry.
  */
@@ -22,7 +22,7 @@ function distModule(relative: string): ProcessState {
 
 /** Forgets the bot tokens and trigger memory this process holds, as a restart of n8n would. */
 export function resetProcessState(): void {
-	distModule('nodes/shared/token.js').resetSharedTokens?.();
+	distModule('nodes/shared/transport/token.js').resetSharedTokens?.();
 	distModule('nodes/WorkplaceTrigger/dedupe.js').resetEventKeyCache?.();
 }
 

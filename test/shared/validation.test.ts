@@ -4,7 +4,7 @@
  */
 import type { INode } from 'n8n-workflow';
 
-import { apiPath } from '../../nodes/shared/apiPath';
+import { apiPath } from '../../nodes/shared/transport/apiPath';
 import {
 	Checker,
 	describeKind,

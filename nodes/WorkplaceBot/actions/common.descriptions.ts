@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requiredTextField } from '../../shared/fieldDescriptions';
+import { requiredTextField } from '../../shared/descriptions/fields';
 
 export const userIdField: INodeProperties = requiredTextField(
 	'User ID',

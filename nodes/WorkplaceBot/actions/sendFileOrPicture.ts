@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { botRequest } from '../../shared/botApi';
+import { botRequest } from '../../shared/transport/botApi';
 import { fileUrlOrDataUri } from './fileUrlOrDataUri';
 
 /**

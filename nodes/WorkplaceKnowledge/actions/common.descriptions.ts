@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { returnAllOrLimit } from '../../shared/descriptions';
-import { additionalJsonOption, optionsCollection } from '../../shared/fieldDescriptions';
+import { returnAllOrLimit } from '../../shared/descriptions/actionNode';
+import { additionalJsonOption, optionsCollection } from '../../shared/descriptions/fields';
 
 const ID_PATTERN = '[^\\s/?#]+';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiPath } from '../../shared/apiPath';
+import { apiPath } from '../../shared/transport/apiPath';
 import { knowledgeRequest } from '../transport';
 import type { ListEnvelope } from '../../shared/transport';
 

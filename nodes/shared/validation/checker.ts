@@ -4,6 +4,12 @@ import type { FieldPath, Violation } from './violations';
 
 type Obj = Record<string, unknown>;
 
+/** `required`: present and not blank; `max`: at most that many characters. */
+interface TextRules {
+	required?: boolean;
+	max?: number;
+}
+
 /** `"a", "b", "c"`: the allowed values in a rule. */
 export function quotedList(allowed: readonly string[]): string {
 	return allowed.map((a) => `"${a}"`).join(', ');
@@ -22,14 +28,12 @@ export class Checker {
 	}
 
 	/** A text field; `required` means present and not blank; `max` counts characters. */
-	string(
-		obj: Obj,
-		key: string,
-		path: FieldPath,
-		{ required = false, max }: { required?: boolean; max?: number } = {},
-	): string | undefined {
-		const value = obj[key];
-		const at = [...path, key];
+	string(obj: Obj, key: string, path: FieldPath, rules: TextRules = {}): string | undefined {
+		return this.text(obj[key], [...path, key], rules);
+	}
+
+	/** A text value at `at` (a list entry, say), judged as string judges a field. */
+	text(value: unknown, at: FieldPath, { required = false, max }: TextRules = {}): string | undefined {
 		if (value === undefined || value === null) {
 			if (required) this.add(at, 'is required', describeValue(value));
 			return undefined;
@@ -60,17 +64,20 @@ export class Checker {
 		}
 	}
 
-	/** A list of `min`..`max` entries; `noun` names them in the rule ("actions"). */
+	/**
+	 * A list of `min`..`max` entries; `noun` names them in the rule ("actions"). An `optional` list
+	 * may be left out (undefined or null).
+	 */
 	list(
 		obj: Obj,
 		key: string,
 		path: FieldPath,
-		{ min, max, noun }: { min: number; max?: number; noun: string },
+		{ min, max, noun, optional = false }: { min: number; max?: number; noun: string; optional?: boolean },
 	): unknown[] | undefined {
 		const value = obj[key];
 		const at = [...path, key];
 		if (value === undefined || value === null) {
-			this.add(at, 'is required', describeValue(value));
+			if (!optional) this.add(at, 'is required', describeValue(value));
 			return undefined;
 		}
 		if (!Array.isArray(value)) {
@@ -84,6 +91,19 @@ export class Checker {
 			this.add(at, `must have at most ${max} ${noun}`, got);
 		}
 		return value;
+	}
+
+	/**
+	 * The entries of a list (from list, at `path`) that are objects, each with its path, to check
+	 * each one; an entry that is not is reported, `what` describing an entry ("an object {userId}").
+	 */
+	objectEntries(list: unknown[] | undefined, path: FieldPath, what: string): Array<[Obj, FieldPath]> {
+		const objects: Array<[Obj, FieldPath]> = [];
+		list?.forEach((entry, i) => {
+			if (isPlainObject(entry)) objects.push([entry, [...path, i]]);
+			else this.add([...path, i], `must be ${what}`, describeKind(entry));
+		});
+		return objects;
 	}
 
 	/**

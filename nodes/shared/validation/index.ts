@@ -5,7 +5,9 @@
  *   positions, e.g. `['responseTiers', 1, 'tier']`), `rule` what the value must be
  *   (`must be at most 20 characters`), `got` the actual value as describeValue shows it.
  * - Collect every problem of an item before failing: a Checker (`c.string(obj, 'title', path,
- *   { required: true, max: 40 })`, `c.list`, `c.number`, `c.oneOf`, `c.object`, `c.add`)
+ *   { required: true, max: 40 })`, `c.text` for a value in a list, `c.list` (`optional` for
+ *   one the body may leave out), `c.objectEntries` for each object of a list, `c.number`,
+ *   `c.oneOf`, `c.object`, `c.add`)
  *   or push `violation(path, rule, value)` yourself; then, if any, throw
  *   `violationsError(ctx, itemIndex, violations, { name, place, note })`. `name` turns a path
  *   into the field as the UI names it (use displayPath with your display names), `place` into

@@ -44,7 +44,7 @@ export function requireId(
 
 /**
  * The ID of the resource a request path names: checked as requireId, returned plain; the
- * path is built with apiPath (nodes/shared/apiPath.ts), the one place IDs are encoded.
+ * path is built with apiPath (nodes/shared/transport/apiPath.ts), the one place IDs are encoded.
  */
 export function requireResourceId(
 	ctx: IExecuteFunctions,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { botRequest } from '../../../shared/botApi';
+import { botRequest } from '../../../shared/transport/botApi';
 import { requireString } from '../../../shared/validation';
 import { textField, userIdField } from '../common.descriptions';
 import { directRecipient } from '../recipients';

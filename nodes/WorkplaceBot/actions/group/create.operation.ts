@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { UploadSource } from '../../../shared/binary';
 import { buildMultipart, getUploadSource } from '../../../shared/binary';
 import { invalidInput, parseCommaList, requireString } from '../../../shared/validation';
-import { botRequest } from '../../../shared/botApi';
-import { optionsCollection, requiredNameField } from '../../../shared/fieldDescriptions';
+import { botRequest } from '../../../shared/transport/botApi';
+import { optionsCollection, requiredNameField } from '../../../shared/descriptions/fields';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['create'] } },

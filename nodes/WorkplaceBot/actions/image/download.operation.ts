@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/botApi';
-import { outputBinaryField, requiredTextField } from '../../../shared/fieldDescriptions';
+import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/transport/botApi';
+import { outputBinaryField, requiredTextField } from '../../../shared/descriptions/fields';
 import { requireResourceId, requireString } from '../../../shared/validation';
 
 export const description = updateDisplayOptions(

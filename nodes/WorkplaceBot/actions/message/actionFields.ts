@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { choices, optionsProperty, property } from './properties';
+import { valueOptions } from '../../../shared/descriptions/fields';
+import { optionsProperty, property } from './properties';
 import { ACTION_TYPES, LIMITS, WORKFLOW_STATUSES } from './spec';
 
-const ACTION_TYPE_OPTIONS = choices(ACTION_TYPES, {
+const ACTION_TYPE_OPTIONS = valueOptions(ACTION_TYPES, {
 	names: { uri: 'URI' },
 	descriptions: {
 		library: 'Take the user to a library document',
@@ -17,7 +18,7 @@ const ACTION_TYPE_OPTIONS = choices(ACTION_TYPES, {
 });
 
 /** "All" sends no status filter. */
-const WORKFLOW_STATUS_OPTIONS = [{ name: 'All', value: '' }, ...choices(WORKFLOW_STATUSES)];
+const WORKFLOW_STATUS_OPTIONS = [{ name: 'All', value: '' }, ...valueOptions(WORKFLOW_STATUSES)];
 
 /** The tappable area of an imagemap action, in pixels of the base size. */
 const AREA_FIELDS: INodeProperties[] = [

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { entryList } from '../../../shared/descriptions/fields';
 import { groupIdField } from '../common.descriptions';
 import { messageFields } from './messageFields';
-import { listProperty, optionsProperty, property } from './properties';
+import { optionsProperty, property } from './properties';
 
 const LEAVE_REQUEST = {
 	type: 'buttons',
@@ -40,11 +41,11 @@ export const pushFields: INodeProperties[] = [
 		],
 		'fields',
 	),
-	listProperty('Messages', 'messages', 'The messages to send, in order', {
+	entryList('Messages', 'messages', { displayName: 'Message', name: 'message', values: messageFields }, {
 		placeholder: 'Add Message',
+		description: 'The messages to send, in order',
 		sortable: true,
 		show: { defineMessages: ['fields'] },
-		entry: { displayName: 'Message', name: 'message', values: messageFields },
 	}),
 	property(
 		'json',

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Show } from '../../../shared/descriptions/fields';
+import { entryList, valueOptions } from '../../../shared/descriptions/fields';
 import { actionFields } from './actionFields';
-import type { Show } from './properties';
-import { choices, listProperty, optionsProperty, property } from './properties';
+import { optionsProperty, property } from './properties';
 import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, LIMITS, MESSAGE_TYPES, TEMPLATE_TYPES } from './spec';
 
 const ACTIONS_JSON_EXAMPLE = JSON.stringify([{ type: 'message', label: 'Yes', text: 'yes' }], null, 2);
@@ -27,7 +28,7 @@ const columnFields: INodeProperties[] = [
 	property('json', 'Default Action (JSON)', 'defaultActionJson', 'Optional action run when the column itself is tapped, as a JSON object'),
 ];
 
-const MESSAGE_TYPE_OPTIONS = choices(MESSAGE_TYPES, {
+const MESSAGE_TYPE_OPTIONS = valueOptions(MESSAGE_TYPES, {
 	descriptions: {
 		audio: 'An audio file with its duration',
 		image: 'A picture with a preview',
@@ -38,7 +39,7 @@ const MESSAGE_TYPE_OPTIONS = choices(MESSAGE_TYPES, {
 	},
 });
 
-const TEMPLATE_TYPE_OPTIONS = choices(TEMPLATE_TYPES, {
+const TEMPLATE_TYPE_OPTIONS = valueOptions(TEMPLATE_TYPES, {
 	descriptions: {
 		buttons: 'A text with an optional image and title, and 1 to 4 buttons',
 		carousel: '1 to 10 columns, each with its own buttons',
@@ -65,7 +66,7 @@ const templateOptions: INodeProperties = {
 		optionsProperty(
 			'Image Aspect Ratio',
 			'imageAspectRatio',
-			choices(IMAGE_ASPECT_RATIOS, { names: { rectangle: 'Rectangle (1.51:1)', square: 'Square (1:1)' } }),
+			valueOptions(IMAGE_ASPECT_RATIOS, { names: { rectangle: 'Rectangle (1.51:1)', square: 'Square (1:1)' } }),
 			'rectangle',
 			{ description: 'Aspect ratio of the image(s); the platform default is Rectangle' },
 		),
@@ -76,15 +77,16 @@ const templateOptions: INodeProperties = {
 			'Buttons template only: background color of the image (for a carousel, set it per column)',
 			{ placeholder: '#FFFFFF' },
 		),
-		optionsProperty('Image Size', 'imageSize', choices(IMAGE_SIZES), 'cover', {
+		optionsProperty('Image Size', 'imageSize', valueOptions(IMAGE_SIZES), 'cover', {
 			description: 'How the image(s) fill their area; the platform default is Cover',
 		}),
 	],
 };
 
-const quickReplies = listProperty('Quick Replies', 'quickReply', 'Optional reply buttons shown under the message', {
-	placeholder: 'Add Quick Reply',
-	entry: {
+const quickReplies = entryList(
+	'Quick Replies',
+	'quickReply',
+	{
 		displayName: 'Quick Reply',
 		name: 'items',
 		values: [
@@ -92,7 +94,8 @@ const quickReplies = listProperty('Quick Replies', 'quickReply', 'Optional reply
 			...actionFields({ area: false, labelRequired: true }),
 		],
 	},
-});
+	{ placeholder: 'Add Quick Reply', description: 'Optional reply buttons shown under the message' },
+);
 
 /** One entry of the "Messages" list: a Type and the fields of that type. */
 export const messageFields: INodeProperties[] = [
@@ -133,10 +136,10 @@ export const messageFields: INodeProperties[] = [
 		required: true,
 		show: IMAGEMAP,
 	}),
-	listProperty('Actions', 'imagemapActions', `Tappable areas of the image and what they do: 1 to ${LIMITS.imagemapActions}`, {
+	entryList('Actions', 'imagemapActions', { displayName: 'Action', name: 'action', values: actionFields({ area: true, labelRequired: false }) }, {
 		placeholder: 'Add Action',
+		description: `Tappable areas of the image and what they do: 1 to ${LIMITS.imagemapActions}`,
 		show: IMAGEMAP,
-		entry: { displayName: 'Action', name: 'action', values: actionFields({ area: true, labelRequired: false }) },
 	}),
 	optionsProperty('Template Type', 'templateType', TEMPLATE_TYPE_OPTIONS, 'buttons', { show: { type: ['template'] } }),
 	property('string', 'Thumbnail Image URL', 'thumbnailImageUrl', `Optional image above the text, at most ${LIMITS.url} characters`, {
@@ -148,15 +151,15 @@ export const messageFields: INodeProperties[] = [
 		required: true,
 		show: BUTTONS,
 	}),
-	listProperty('Actions', 'actions', `The buttons: 1 to ${LIMITS.buttonsActions}`, {
+	entryList('Actions', 'actions', { displayName: 'Button', name: 'action', values: actionFields({ area: false, labelRequired: true }) }, {
 		placeholder: 'Add Button',
+		description: `The buttons: 1 to ${LIMITS.buttonsActions}`,
 		show: BUTTONS,
-		entry: { displayName: 'Button', name: 'action', values: actionFields({ area: false, labelRequired: true }) },
 	}),
-	listProperty('Columns', 'columns', `The carousel columns: 1 to ${LIMITS.carouselColumns}`, {
+	entryList('Columns', 'columns', { displayName: 'Column', name: 'column', values: columnFields }, {
 		placeholder: 'Add Column',
+		description: `The carousel columns: 1 to ${LIMITS.carouselColumns}`,
 		show: { type: ['template'], templateType: ['carousel'] },
-		entry: { displayName: 'Column', name: 'column', values: columnFields },
 	}),
 	property(
 		'string',

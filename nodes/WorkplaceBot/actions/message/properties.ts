@@ -4,8 +4,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-/** Where a field shows, e.g. `{ type: ['image', 'video'] }`. */
-export type Show = Record<string, string[]>;
+import type { Show } from '../../../shared/descriptions/fields';
 
 export interface PropertyOptions {
 	required?: boolean;
@@ -58,51 +57,4 @@ export function optionsProperty(
 		...(show ? { displayOptions: { show } } : {}),
 		...(description !== undefined ? { description } : {}),
 	};
-}
-
-/** A list the user adds entries to (a fixedCollection of one kind of entry). */
-export function listProperty(
-	displayName: string,
-	name: string,
-	description: string,
-	{
-		placeholder,
-		show,
-		sortable,
-		entry,
-	}: { placeholder: string; show?: Show; sortable?: boolean; entry: { displayName: string; name: string; values: INodeProperties[] } },
-): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'fixedCollection',
-		typeOptions: sortable ? { multipleValues: true, sortable: true } : { multipleValues: true },
-		placeholder,
-		default: {},
-		...(show ? { displayOptions: { show } } : {}),
-		description,
-		options: [entry],
-	};
-}
-
-/** `workflowTemplate` -> `Workflow Template`. */
-function titleCase(value: string): string {
-	return value.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
-}
-
-/**
- * The options of a drop-down from the spec's value list, sorted by name as n8n wants them.
- * A name is the value in title case unless `names` gives one; `descriptions` names every value.
- */
-export function choices<T extends string>(
-	values: readonly T[],
-	{ names = {}, descriptions }: { names?: Partial<Record<T, string>>; descriptions?: Record<T, string> } = {},
-): INodePropertyOptions[] {
-	return values
-		.map((value) => ({
-			name: names[value] ?? titleCase(value),
-			value,
-			...(descriptions ? { description: descriptions[value] } : {}),
-		}))
-		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

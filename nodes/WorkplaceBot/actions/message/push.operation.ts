@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { invalidInput, requireString } from '../../../shared/validation';
-import { botRequest } from '../../../shared/botApi';
+import { botRequest } from '../../../shared/transport/botApi';
 import { pushFields } from './fields';
 import { getMessages } from './messages';
 

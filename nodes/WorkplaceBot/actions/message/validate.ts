@@ -122,14 +122,9 @@ function checkTemplate(c: Checker, message: Obj, path: FieldPath): void {
 		checkPanel(c, template, at, LIMITS.buttonsActions);
 	} else if (type === 'carousel') {
 		const columns = c.list(template, 'columns', at, { min: 1, max: LIMITS.carouselColumns, noun: 'columns' });
-		columns?.forEach((column, index) => {
-			const columnPath = [...at, 'columns', index];
-			if (!isPlainObject(column)) {
-				c.add(columnPath, 'must be a column object with text and actions', describeKind(column));
-				return;
-			}
+		for (const [column, columnPath] of c.objectEntries(columns, [...at, 'columns'], 'a column object with text and actions')) {
 			checkPanel(c, column, columnPath, LIMITS.columnActions);
-		});
+		}
 	} else {
 		c.oneOf(template, 'type', at, TEMPLATE_TYPES, { required: true });
 	}
@@ -140,17 +135,12 @@ function checkQuickReply(c: Checker, message: Obj, path: FieldPath): void {
 	if (!quickReply) return;
 	const at = [...path, 'quickReply'];
 	const items = c.list(quickReply, 'items', at, { min: 1, noun: 'items' });
-	items?.forEach((item, index) => {
-		const itemPath = [...at, 'items', index];
-		if (!isPlainObject(item)) {
-			c.add(itemPath, 'must be an item object like {"type": "action", "action": {...}}', describeKind(item));
-			return;
-		}
+	for (const [item, itemPath] of c.objectEntries(items, [...at, 'items'], 'an item object like {"type": "action", "action": {...}}')) {
 		if (item.type === undefined || item.type === null) c.add([...itemPath, 'type'], 'is required', 'nothing');
 		else if (item.type !== 'action') c.add([...itemPath, 'type'], 'must be "action"', describeValue(item.type));
 		url(c, item, 'imageUrl', itemPath, false);
 		if (item.action !== undefined) checkAction(c, item.action, [...itemPath, 'action'], { label: true, area: false });
-	});
+	}
 }
 
 function checkMessage(c: Checker, message: unknown, path: FieldPath): void {

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { botRequest } from '../../../shared/botApi';
-import { requiredTextField } from '../../../shared/fieldDescriptions';
+import { botRequest } from '../../../shared/transport/botApi';
+import { requiredTextField } from '../../../shared/descriptions/fields';
 import { requireString } from '../../../shared/validation';
 
 export const description = updateDisplayOptions(

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
-import { botRequest } from '../../../shared/botApi';
+import { apiPath } from '../../../shared/transport/apiPath';
+import { botRequest } from '../../../shared/transport/botApi';
 import { requireResourceId } from '../../../shared/validation';
 import { userIdField } from '../common.descriptions';
 

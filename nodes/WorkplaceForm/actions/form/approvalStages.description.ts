@@ -1,17 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sortableList } from './sortableList';
-import { optionsOf, TIER_MAX, TIER_MIN, TIER_STATUSES } from './values';
+import { entryList, valueOptions } from '../../../shared/descriptions/fields';
+import { TIER_MAX, TIER_MIN, TIER_STATUSES } from './values';
 
 /** "Approval Stages": the body's responseTiers, first stage first (shown for staged approval). */
-export const approvalStagesProperty: INodeProperties = sortableList(
-	{
-		displayName: 'Approval Stages',
-		name: 'stages',
-		placeholder: 'Add stage',
-		description: 'The stages of the approval (responseTiers), first stage first',
-		displayOptions: { show: { approval: ['staged'] } },
-	},
+export const approvalStagesProperty: INodeProperties = entryList(
+	'Approval Stages',
+	'stages',
 	{
 		displayName: 'Stage',
 		name: 'stage',
@@ -122,11 +117,17 @@ export const approvalStagesProperty: INodeProperties = sortableList(
 						displayName: 'Status',
 						name: 'status',
 						type: 'options',
-						options: optionsOf(TIER_STATUSES, 'by name'),
+						options: valueOptions(TIER_STATUSES),
 						default: 'submitted',
 					},
 				],
 			},
 		],
+	},
+	{
+		placeholder: 'Add stage',
+		description: 'The stages of the approval (responseTiers), first stage first',
+		show: { approval: ['staged'] },
+		sortable: true,
 	},
 );

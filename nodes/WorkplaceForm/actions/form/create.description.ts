@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalJsonOption } from '../../../shared/fieldDescriptions';
+import { additionalJsonOption, valueOptions } from '../../../shared/descriptions/fields';
 import { approvalStagesProperty } from './approvalStages.description';
 import { formFieldsProperty } from './formFields.description';
-import { FORM_STATUSES, optionsOf } from './values';
+import { FORM_STATUSES } from './values';
 
 const EXAMPLE_JSON = `{
   "name": "Purchase request",
@@ -84,7 +84,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Status',
 		name: 'status',
 		type: 'options',
-		options: optionsOf(FORM_STATUSES, 'by name'),
+		options: valueOptions(FORM_STATUSES),
 		default: 'submitted',
 		description: 'Status the form is created with. The spec\'s sample request uses Submitted.',
 		displayOptions: { show: { definition: ['fields'] } },

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sortableList } from './sortableList';
-import { ACTION_OPTION_TYPES, optionsOf } from './values';
+import { entryList, valueOptions } from '../../../shared/descriptions/fields';
+import { ACTION_OPTION_TYPES } from './values';
 
 /** The choices of a radio or action field, each with a label first. */
 function choices(
@@ -11,24 +11,22 @@ function choices(
 	placeholder: string,
 	entry: { displayName: string; values: INodeProperties[] },
 ): INodeProperties {
-	return sortableList(
-		{ displayName, name, placeholder, displayOptions: { show: { type: [fieldType] } } },
+	return entryList(
+		displayName,
+		name,
 		{
 			displayName: entry.displayName,
 			name: 'option',
 			values: [{ displayName: 'Label', name: 'label', type: 'string', default: '' }, ...entry.values],
 		},
+		{ placeholder, show: { type: [fieldType] }, sortable: true },
 	);
 }
 
 /** "Form Fields": the inputs of the form (the body's data), in order. */
-export const formFieldsProperty: INodeProperties = sortableList(
-	{
-		displayName: 'Form Fields',
-		name: 'formFields',
-		placeholder: 'Add form field',
-		description: 'The inputs of the form (data), in order. At least one is required.',
-	},
+export const formFieldsProperty: INodeProperties = entryList(
+	'Form Fields',
+	'formFields',
 	{
 		displayName: 'Field',
 		name: 'field',
@@ -40,7 +38,7 @@ export const formFieldsProperty: INodeProperties = sortableList(
 						displayName: 'Type',
 						name: 'type',
 						type: 'options',
-						options: optionsOf(ACTION_OPTION_TYPES, 'as listed'),
+						options: valueOptions(ACTION_OPTION_TYPES, { order: 'as listed' }),
 						default: 'approved',
 						description: 'What choosing this action means (sent as the option type)',
 					},
@@ -125,5 +123,10 @@ export const formFieldsProperty: INodeProperties = sortableList(
 				default: 'textinput',
 			},
 		],
+	},
+	{
+		placeholder: 'Add form field',
+		description: 'The inputs of the form (data), in order. At least one is required.',
+		sortable: true,
 	},
 );

@@ -8,8 +8,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isCalendarDate, isWireTimestamp } from '../../../shared/dates';
 import type { FieldNames, FieldPath, ReportOptions } from '../../../shared/validation';
-import { Checker, describeKind, describeValue, displayPath, isPlainObject, violationsError, wirePath } from '../../../shared/validation';
-import { ACTION_OPTION_TYPES, FORM_STATUSES, TIER_MAX, TIER_MIN, TIER_STATUSES, valuesOf } from './values';
+import { Checker, describeValue, displayPath, violationsError, wirePath } from '../../../shared/validation';
+import { ACTION_OPTION_TYPES, FORM_STATUSES, TIER_MAX, TIER_MIN, TIER_STATUSES } from './values';
 
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
@@ -66,33 +66,11 @@ export function formFieldName(path: FieldPath): string {
 	return displayPath(undefined, shown, FORM_NAMES);
 }
 
-/** A list the body may leave out (undefined or null). */
-function optionalList(c: Checker, obj: IDataObject, key: string, path: FieldPath, noun: string): unknown[] | undefined {
-	return obj[key] === undefined || obj[key] === null ? undefined : c.list(obj, key, path, { min: 0, noun });
-}
-
-/** The entries of a list that are objects, with their paths; the others are reported. */
-function objectEntries(c: Checker, list: unknown[] | undefined, path: FieldPath, shape: string): Array<[IDataObject, FieldPath]> {
-	const objects: Array<[IDataObject, FieldPath]> = [];
-	list?.forEach((entry, i) => {
-		if (isPlainObject(entry)) objects.push([entry, [...path, i]]);
-		else c.add([...path, i], `must be an object ${shape}`, describeKind(entry));
-	});
-	return objects;
-}
-
-/** A list entry that must be non-blank text, judged as Checker.string judges a key. */
-function requiredEntryText(c: Checker, value: unknown, at: FieldPath): void {
-	const entry = new Checker();
-	entry.string({ value }, 'value', [], { required: true });
-	for (const v of entry.violations) c.add(at, v.rule, v.got);
-}
-
-function optionalNumber(c: Checker, obj: IDataObject, key: string, path: FieldPath, bounds: Parameters<Checker['number']>[3]): void {
+function optionalNumber(c: Checker, obj: Record<string, unknown>, key: string, path: FieldPath, bounds: Parameters<Checker['number']>[3]): void {
 	if (obj[key] !== undefined && obj[key] !== null) c.number(obj, key, path, bounds);
 }
 
-function checkField(c: Checker, field: IDataObject, p: FieldPath): void {
+function checkField(c: Checker, field: Record<string, unknown>, p: FieldPath): void {
 	const type = c.string(field, 'type', p, { required: true });
 	c.string(field, 'name', p, { required: true });
 	c.string(field, 'value', p);
@@ -102,36 +80,36 @@ function checkField(c: Checker, field: IDataObject, p: FieldPath): void {
 	const meta = field.meta === undefined ? {} : c.object(field, 'meta', p, 'an object {options?}');
 	if (meta === undefined || (type !== 'radio' && type !== 'action')) return;
 	const mp = [...p, 'meta'];
-	const shape = type === 'action' ? '{label, value?, type, color?}' : '{label, value}';
-	for (const [option, op] of objectEntries(c, c.list(meta, 'options', mp, { min: 1, noun: 'options' }), [...mp, 'options'], shape)) {
+	const optionShape = type === 'action' ? 'an object {label, value?, type, color?}' : 'an object {label, value}';
+	for (const [option, op] of c.objectEntries(c.list(meta, 'options', mp, { min: 1, noun: 'options' }), [...mp, 'options'], optionShape)) {
 		c.string(option, 'label', op, { required: true });
 		if (type === 'radio' && (option.value === undefined || option.value === null)) {
 			c.add([...op, 'value'], 'is required', describeValue(option.value));
 		} else {
 			c.string(option, 'value', op);
 		}
-		if (type === 'action') c.oneOf(option, 'type', op, valuesOf(ACTION_OPTION_TYPES), { required: true });
+		if (type === 'action') c.oneOf(option, 'type', op, ACTION_OPTION_TYPES, { required: true });
 		if (option.color !== undefined && (typeof option.color !== 'string' || !HEX_COLOR.test(option.color))) {
 			c.add([...op, 'color'], 'must be a hex color such as #16A34A', describeValue(option.color));
 		}
 	}
 }
 
-function checkTier(c: Checker, tier: IDataObject, p: FieldPath): void {
+function checkTier(c: Checker, tier: Record<string, unknown>, p: FieldPath): void {
 	c.string(tier, 'title', p);
 	c.string(tier, 'description', p);
 	optionalNumber(c, tier, 'tier', p, { integer: true, min: TIER_MIN, max: TIER_MAX });
-	const responders = optionalList(c, tier, 'responders', p, 'responders {userId}');
-	for (const [responder, rp] of objectEntries(c, responders, [...p, 'responders'], '{userId}')) {
+	const responders = c.list(tier, 'responders', p, { min: 0, noun: 'responders {userId}', optional: true });
+	for (const [responder, rp] of c.objectEntries(responders, [...p, 'responders'], 'an object {userId}')) {
 		c.string(responder, 'userId', rp, { required: true });
 	}
-	const allowed = optionalList(c, tier, 'allowedResponders', p, 'responders {type, entityId, weight}');
-	for (const [responder, rp] of objectEntries(c, allowed, [...p, 'allowedResponders'], '{type, entityId, weight}')) {
+	const allowed = c.list(tier, 'allowedResponders', p, { min: 0, noun: 'responders {type, entityId, weight}', optional: true });
+	for (const [responder, rp] of c.objectEntries(allowed, [...p, 'allowedResponders'], 'an object {type, entityId, weight}')) {
 		c.string(responder, 'type', rp, { required: true });
 		c.string(responder, 'entityId', rp, { required: true });
 		c.number(responder, 'weight', rp, { min: 0 });
 	}
-	if (tier.status !== null) c.oneOf(tier, 'status', p, valuesOf(TIER_STATUSES));
+	if (tier.status !== null) c.oneOf(tier, 'status', p, TIER_STATUSES);
 	if (tier.dueDate !== undefined && tier.dueDate !== null && !isWireTimestamp(tier.dueDate)) {
 		c.add([...p, 'dueDate'], 'must be an ISO 8601 timestamp such as 2025-03-31T17:00:00Z', describeValue(tier.dueDate));
 	}
@@ -148,26 +126,26 @@ function checkBody(c: Checker, body: IDataObject): void {
 	}
 	c.string(body, 'senderUserId', [], { required: true });
 	c.list(body, 'receiverUserIds', [], { min: 1, noun: 'usernames' })?.forEach((user, i) =>
-		requiredEntryText(c, user, ['receiverUserIds', i]),
+		c.text(user, ['receiverUserIds', i], { required: true }),
 	);
 	const fields = c.list(body, 'data', [], { min: 1, noun: 'fields' });
-	for (const [field, fp] of objectEntries(c, fields, ['data'], '{type, name, value, meta, editable}')) {
+	for (const [field, fp] of c.objectEntries(fields, ['data'], 'an object {type, name, value, meta, editable}')) {
 		checkField(c, field, fp);
 	}
-	c.oneOf(body, 'status', [], valuesOf(FORM_STATUSES), { required: true });
+	c.oneOf(body, 'status', [], FORM_STATUSES, { required: true });
 	const type = body.responseType;
 	const single = type === undefined || type === null;
 	if (!single && type !== 'hierarchy') {
 		c.add(['responseType'], 'must be "hierarchy" (staged approval) or left out (single stage)', describeValue(type));
 	}
-	const tiers = optionalList(c, body, 'responseTiers', [], 'stages');
+	const tiers = c.list(body, 'responseTiers', [], { min: 0, noun: 'stages', optional: true });
 	if (single && tiers !== undefined && tiers.length > 0) {
 		c.add(['responseType'], 'must be "hierarchy" when approval stages (responseTiers) are given', describeValue(type));
 	}
 	if (type === 'hierarchy' && (tiers?.length === 0 || body.responseTiers === undefined || body.responseTiers === null)) {
 		c.add(['responseTiers'], 'must contain at least one stage for staged approval', describeValue(body.responseTiers));
 	}
-	for (const [tier, tp] of objectEntries(c, tiers, ['responseTiers'], '{title, description, tier, responders, allowedResponders, status, dueDate, duration, minimumWeight}')) {
+	for (const [tier, tp] of c.objectEntries(tiers, ['responseTiers'], 'an object {title, description, tier, responders, allowedResponders, status, dueDate, duration, minimumWeight}')) {
 		checkTier(c, tier, tp);
 	}
 }

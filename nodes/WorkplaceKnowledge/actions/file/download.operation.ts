@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseToBinary } from '../../../shared/binary';
-import { outputBinaryField } from '../../../shared/fieldDescriptions';
+import { outputBinaryField } from '../../../shared/descriptions/fields';
 import { requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { readFileAddress } from './fileAddress';

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
+import { apiPath } from '../../../shared/transport/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 
 /** The file an item works on: its knowledge base, its ID and its path on the platform. */

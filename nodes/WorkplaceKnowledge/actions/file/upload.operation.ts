@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiPath } from '../../../shared/apiPath';
+import { apiPath } from '../../../shared/transport/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { uploadFileRequest } from './uploadFileRequest';
 import { binaryPropertyInput, knowledgeBaseLocator, uploadOptions } from '../common.descriptions';

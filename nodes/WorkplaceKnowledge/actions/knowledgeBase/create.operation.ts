@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, requiredNameField } from '../../../shared/fieldDescriptions';
+import { collectionOf, requiredNameField } from '../../../shared/descriptions/fields';
 import { parseJsonObject, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { knowledgeAdditionalJson, descriptionOption } from '../common.descriptions';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalJsonOption } from '../../../shared/fieldDescriptions';
+import { additionalJsonOption } from '../../../shared/descriptions/fields';
 import { PRIORITIES } from './body';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from './validate';
 

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FieldNames, FieldPath } from '../../../shared/validation';
-import { charLength, Checker, describeKind, describeValue, displayPath, isPlainObject, violationsError, wirePath } from '../../../shared/validation';
+import { charLength, Checker, describeValue, displayPath, violationsError, wirePath } from '../../../shared/validation';
 
 /** The spec's recommended limits (Limits: task title, task description). */
 export const TASK_TITLE_MAX = 200;
@@ -47,18 +47,11 @@ export function checkTaskBody(ctx: IExecuteFunctions, itemIndex: number, body: I
 	const text = c.string(body, 'taskDescription', []);
 	if (!allowLongText) checkLength(c, text, ['taskDescription'], TASK_DESCRIPTION_MAX);
 	if (body.priority !== undefined && body.priority !== null) c.number(body, 'priority', [], { integer: true });
-	const checklist = body.checklist === undefined || body.checklist === null
-		? undefined
-		: c.list(body, 'checklist', [], { min: 0, noun: '{description, isDone}' });
-	checklist?.forEach((entry, i) => {
-		const at = ['checklist', i];
-		if (!isPlainObject(entry)) {
-			c.add(at, 'must be an object {description, isDone}', describeKind(entry));
-			return;
-		}
+	const checklist = c.list(body, 'checklist', [], { min: 0, noun: '{description, isDone}', optional: true });
+	for (const [entry, at] of c.objectEntries(checklist, ['checklist'], 'an object {description, isDone}')) {
 		c.string(entry, 'description', at, { required: true });
 		if (typeof entry.isDone !== 'boolean') c.add([...at, 'isDone'], 'must be true or false', describeValue(entry.isDone));
-	});
+	}
 	if (c.violations.length > 0) {
 		throw violationsError(ctx, itemIndex, c.violations, { name: taskFieldName, place: (path) => wirePath(path) });
 	}

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Resource, SelectorChoices } from './resource';
+import type { Resource, SelectorChoices } from '../resource';
 
 /** The subtitle of every action node: the chosen operation and resource, e.g. "create: form". */
 export const OPERATION_SUBTITLE = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';

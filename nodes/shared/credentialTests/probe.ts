@@ -7,11 +7,11 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { parsePlatformError } from './errors';
+import { parsePlatformError } from '../transport/errors';
 
 /**
  * The "Test" button of every API credential (a node's `credentialTest` method, named by
- * `testedBy`; the bot's is in botCredentialTest.ts). It sends the request itself, so n8n 1.x and 2.x give the same
+ * `testedBy`; the bot's is in botTest.ts). It sends the request itself, so n8n 1.x and 2.x give the same
  * answer, and it decides by what the spec promises, the HTTP status (401 for a missing or
  * invalid key or token), never by the keys of an error body, which the spec does not show for
  * the form API. The platform's message only enriches the text. A declarative `test` with rules

@@ -12,8 +12,10 @@ import type { ExpirableToken } from './token';
 
 /**
  * The transport's entry: what a call and its answer look like. The work is split by job:
- * request.ts sends a call (retries, token, error mapping), retryPolicy.ts decides how often and
- * how long to retry, pagination.ts walks list pages.
+ * request.ts sends a call (retries, token, error mapping), attempt.ts sends it once,
+ * retryPolicy.ts decides how often and how long to retry, token.ts and tokenCall.ts share a
+ * bot token per process, errors.ts turns platform answers into NodeApiErrors, pagination.ts walks
+ * list pages, apiPath.ts encodes IDs into paths, botApi.ts is the bot API's entry.
  */
 export { workplaceRequest } from './request';
 export { requestAllPages } from './pagination';

@@ -2,36 +2,28 @@ import type {
 	IBinaryData,
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
-	IDataObject,
 	IExecuteFunctions,
 	INodeCredentialTestResult,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { BOT_ACCOUNT_FIELDS } from '../../credentials/WorkplaceBotOAuth2Api.credentials';
+import { BOT_ACCOUNT_FIELDS } from '../../../credentials/WorkplaceBotOAuth2Api.credentials';
 
 import { apiPath } from './apiPath';
-import { responseToBinary } from './binary';
-import { runBotCredentialTest } from './botCredentialTest';
-import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './transport';
-import { workplaceRequest } from './transport';
+import { responseToBinary } from '../binary';
+import { runBotCredentialTest } from '../credentialTests/botTest';
+import type { ApiDefinition } from './index';
+import { apiAt, requestTo } from './index';
 
 /** The bot API (v1, v2 and image retrieval) under {base_url}, signed with the bot's OAuth token. */
 export const BOT_API: ApiDefinition = {
-	credentialType: 'workplaceBotOAuth2Api',
-	baseUrl: (credentials) => String(credentials.baseUrl ?? ''),
+	...apiAt('workplaceBotOAuth2Api', 'baseUrl'),
 	// One token per process and bot account, fetched by n8n through the credential's preAuthentication.
 	expirableToken: { property: 'accessToken', identityFields: BOT_ACCOUNT_FIELDS },
 };
 
 /** One call to the bot API, used by Workplace Bot and Workplace Trigger. */
-export async function botRequest<T = IDataObject>(
-	ctx: RequestContext,
-	request: WorkplaceRequest,
-	itemIndex = 0,
-): Promise<WorkplaceResponse<T>> {
-	return await workplaceRequest<T>(ctx, BOT_API, request, itemIndex);
-}
+export const botRequest = requestTo(BOT_API);
 
 /** The bot credential's "Test" button (named by `testedBy` in Workplace Bot and Workplace Trigger). */
 export async function testBotCredential(

@@ -5,7 +5,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import type { Answer } from './credentialTest';
+import type { Answer } from './probe';
 import {
 	credentialText,
 	displayBase,
@@ -17,7 +17,7 @@ import {
 	platformMessage,
 	redactSecrets,
 	retryAfterText,
-} from './credentialTest';
+} from './probe';
 
 export const BOT_BASE_URL_HINT = "It is the platform's address without a path, e.g. https://workplace.example.com.";
 

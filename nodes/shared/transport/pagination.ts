@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { workplaceRequest } from './request';
-import type { ApiDefinition, RequestContext, WorkplaceRequest } from './transport';
+import type { ApiDefinition, RequestContext, WorkplaceRequest } from './index';
 
 export interface ListEnvelope<T> {
 	data?: T[];

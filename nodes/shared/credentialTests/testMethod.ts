@@ -5,8 +5,8 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import type { CredentialProbe } from './credentialTest';
-import { runCredentialProbe } from './credentialTest';
+import type { CredentialProbe } from './probe';
+import { runCredentialProbe } from './probe';
 
 /**
  * A node's "Test" button for an API credential (its `methods.credentialTest` entry, named by

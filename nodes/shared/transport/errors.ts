@@ -81,7 +81,12 @@ export function parsePlatformError(status: number, body: unknown): PlatformError
 	return result;
 }
 
-function describeValue(value: unknown): string {
+/**
+ * A field's value as the platform reported it, in a line of the error description: its JSON cut
+ * to 80 characters. Not validation's describeValue (the "got" of our own checks), which words
+ * empty values and keeps a cut string's quote.
+ */
+function reportedValueJson(value: unknown): string {
 	const text = JSON.stringify(value);
 	if (text === undefined) return String(value);
 	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -104,7 +109,7 @@ function platformErrorDescription(error: PlatformError): string {
 	if (error.message !== undefined) lines.push(`Message: ${error.message}`);
 	for (const f of error.fields) {
 		lines.push(
-			`Field "${f.field}": ${f.message}${f.value !== undefined ? ` (value: ${describeValue(f.value)})` : ''}`,
+			`Field "${f.field}": ${f.message}${f.value !== undefined ? ` (value: ${reportedValueJson(f.value)})` : ''}`,
 		);
 	}
 	return lines.join('\n');

@@ -8,7 +8,7 @@ import { backoffMs, getRetryPolicy, parseRetryAfter } from './retryPolicy';
 import { sharedTokenFor } from './token';
 import type { Sent } from './tokenCall';
 import { sendWithSharedToken, tokenError, tokenFailure } from './tokenCall';
-import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './transport';
+import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './index';
 
 const IDEMPOTENT_METHODS = new Set<string>(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
