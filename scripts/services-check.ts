@@ -1,5 +1,5 @@
 /**
- * Self-check of scripts/lib/services.ts: starts real PostgreSQL, Redis and nginx (installing
+ * Self-check of scripts/lib/services/: starts real PostgreSQL, Redis and nginx (installing
  * them with apt-get when missing), exercises each, stops them and verifies nothing is left.
  *
  *   npx tsc -p tsconfig.tools.json && node build/scripts/services-check.js

@@ -2,7 +2,7 @@
  * Secrets in real n8n: after every scenario of a target ran (examples, faults, errors), search
  * what a user or an operator can see for the credential values: n8n's own log files (every n8n
  * process of the run logs to a file at debug level, see WORKPLACE_N8N_LOG_DIR in
- * scripts/lib/n8n.ts), everything `n8n execute` printed (output items, errors), and the
+ * scripts/lib/n8n/), everything `n8n execute` printed (output items, errors), and the
  * instance's database (execution data, static data; credentials there are encrypted).
  */
 import * as fs from 'node:fs';

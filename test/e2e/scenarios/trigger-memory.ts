@@ -2,7 +2,7 @@
  * What the Workplace Trigger remembers in real n8n, over deliveries and over a restart
  * (`n8n start`, SIGTERM, start again on the same database): chats learned by Direct Chats Only
  * and the keys of received events, counted from the executions n8n recorded and read from the
- * static data n8n saved. Run on n8n's default SQLite and on PostgreSQL (scripts/lib/services.ts
+ * static data n8n saved. Run on n8n's default SQLite and on PostgreSQL (scripts/lib/services/
  * starts a throwaway cluster; E2E_POSTGRES=0 skips that variant).
  *
  * Phases (as in issue "Workplace Trigger state is lost"):
