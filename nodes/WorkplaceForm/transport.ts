@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialText, madeUpCredential } from '../shared/credentialTests/probe';
-import { credentialTestMethod, refusedCreate } from '../shared/credentialTests/testMethod';
+import { credentialTestMethod, postBelowBaseUrl, refusedCreate } from '../shared/credentialTests/testMethod';
 import { apiAt, requestTo } from '../shared/transport';
 
 /**
@@ -38,9 +38,7 @@ export const testFormCredential = credentialTestMethod((data) => {
 	const json = { accept: 'application/json', 'content-type': 'application/json' };
 	return {
 		api: 'form API',
-		method: 'POST',
-		baseUrl: credentialText(data, 'baseUrl'),
-		urlField: 'Base URL',
+		...postBelowBaseUrl(data),
 		urlHint: "It is the platform's address without /v1, e.g. https://workplace.example.com.",
 		path: '/v1/forms',
 		headers: { 'X-API-Key': apiKey, 'X-API-Token': token, ...json },

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialText, madeUpCredential } from '../shared/credentialTests/probe';
-import { credentialTestMethod, refusedCreate } from '../shared/credentialTests/testMethod';
+import { credentialTestMethod, postBelowBaseUrl, refusedCreate } from '../shared/credentialTests/testMethod';
 import type { RequestContext, WorkplaceResponse } from '../shared/transport';
 import { apiAt, requestTo } from '../shared/transport';
 
@@ -56,9 +56,7 @@ export const testTaskCredential = credentialTestMethod((data) => {
 	const json = { accept: 'application/json', 'Content-Type': 'application/json' };
 	return {
 		api: 'task API',
-		method: 'POST',
-		baseUrl: credentialText(data, 'baseUrl'),
-		urlField: 'Base URL',
+		...postBelowBaseUrl(data),
 		urlHint: "It is the platform's address without /api/v1, e.g. https://workplace.example.com.",
 		path: TASKS_PATH,
 		headers: { Authorization: `Bearer ${jwt}`, ...json },

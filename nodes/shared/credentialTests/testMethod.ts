@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { CredentialProbe } from './probe';
-import { runCredentialProbe } from './probe';
+import { credentialText, runCredentialProbe } from './probe';
 
 /**
  * A node's "Test" button for an API credential (its `methods.credentialTest` entry, named by
@@ -31,4 +31,11 @@ export function credentialTestMethod(probeFor: (data: ICredentialDataDecryptedOb
  */
 export function refusedCreate(what: string, controlHeaders: CredentialProbe['headers']): CredentialProbe['invalidBody'] {
 	return { statuses: [400, 422], what, controlHeaders };
+}
+
+/** Where the form and task tests send their create call: a POST below the credential's Base URL. */
+export function postBelowBaseUrl(
+	data: ICredentialDataDecryptedObject | undefined,
+): Pick<CredentialProbe, 'method' | 'baseUrl' | 'urlField'> {
+	return { method: 'POST', baseUrl: credentialText(data, 'baseUrl'), urlField: 'Base URL' };
 }

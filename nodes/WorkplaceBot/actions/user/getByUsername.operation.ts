@@ -5,16 +5,16 @@ import { botRequest } from '../../../shared/transport/botApi';
 import { requiredTextField } from '../../../shared/descriptions/fields';
 import { requireString } from '../../../shared/validation';
 
+const usernameField = requiredTextField(
+	'Username',
+	'username',
+	'e.g. alice',
+	'The username to look up, e.g. `source.username` of a Workplace Trigger message event',
+);
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getByUsername'] } },
-	[
-		requiredTextField(
-			'Username',
-			'username',
-			'e.g. alice',
-			'The username to look up, e.g. `source.username` of a Workplace Trigger message event',
-		),
-	],
+	[usernameField],
 );
 
 /** One output item per matching user; none when nobody has that username. */
