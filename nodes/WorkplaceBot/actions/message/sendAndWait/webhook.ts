@@ -14,6 +14,7 @@ import { timingSafeEqual } from 'crypto';
 
 import type { ResponseType } from './body';
 import { NONCE_PARAM } from './body';
+import { DEFAULT_LABELS } from './description';
 import type { FormField } from './form';
 import { FREE_TEXT_FIELDS, customFormFields, readAnswers } from './form';
 import { PAGE_HEADERS, PAGES, formPage } from './pages';
@@ -32,9 +33,14 @@ export function isPreviewAgent(userAgent: string): boolean {
 const MAX_CLAIMS = 10_000;
 const answered = new Map<string, number>();
 
+/** Whether the answer of one message (execution, node, nonce) was recorded in this process. */
+function isAnswered(key: string): boolean {
+	return answered.has(key);
+}
+
 /** Records the answer of one message; false when it was already recorded in this process. */
 export function claimAnswer(key: string): boolean {
-	if (answered.has(key)) return false;
+	if (isAnswered(key)) return false;
 	answered.set(key, Date.now());
 	if (answered.size > MAX_CLAIMS) answered.delete(answered.keys().next().value as string);
 	return true;
@@ -117,12 +123,12 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const pageOptions = {
 		title: String(options.responseFormTitle ?? '').trim() || textParameter(this, 'title'),
 		description: String(options.responseFormDescription ?? '').trim() || textParameter(this, 'message'),
-		buttonLabel: String(options.responseFormButtonLabel ?? '').trim() || 'Submit',
+		buttonLabel: String(options.responseFormButtonLabel ?? '').trim() || DEFAULT_LABELS.submit,
 		fields,
 	};
 	const method = this.getRequestObject().method;
 	if (method !== 'POST') {
-		if (answered.has(key)) return answer(this, 200, PAGES.alreadyRecorded());
+		if (isAnswered(key)) return answer(this, 200, PAGES.alreadyRecorded());
 		return answer(this, 200, formPage(pageOptions));
 	}
 	const { values, texts, errors } = readAnswers(fields, this.getBodyData());
