@@ -5,10 +5,12 @@
  * sent, and the output when the wait time runs out (test/helpers/waiting.ts).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
+import { SEED } from '../../simulator/seed';
 import { resumeAfterTimeout } from '../helpers/waiting';
 import { useSimulator } from '../helpers/simulator';
+import { runBot } from './bot.fixtures';
 import {
 	PUSH,
 	actionsOf,
@@ -112,6 +114,23 @@ describe('sending the message', () => {
 			options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2999-05-01T10:00:00Z' } } },
 		});
 		expect(new Date(at.run!.data.waitTill!).toISOString()).toBe('2999-05-01T10:00:00.000Z');
+	});
+
+	it('does not wait when the platform refuses: a deleted user, a group without the bot, or an error item under Continue On Fail', async () => {
+		const deleted = await send(sim, { sendTo: 'user', userId: SEED.users.dave._id, message: 'Ok?', ...approval() });
+		expect(deleted.error).toBeInstanceOf(NodeApiError);
+		expect(deleted.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /bot/v2/groups/users/${SEED.users.dave._id} 404`]);
+		expect(deleted.run?.data.waitTill).toBeUndefined();
+
+		const parameters = { sendTo: 'group', groupId: SEED.groups.leadership._id, message: 'Ok?', ...approval() };
+		const outside = await send(sim, parameters);
+		expect(outside.error).toBeInstanceOf(NodeApiError);
+		expect(outside.pushes.map((r) => r.status)).toEqual([403]);
+		expect(outside.run?.data.waitTill).toBeUndefined();
+
+		const continued = await runBot(sim, { resource: 'message', operation: 'sendAndWait', ...parameters }, { continueOnFail: true });
+		expect(continued.run?.data.waitTill).toBeUndefined();
+		expect(continued.items).toEqual([{ json: expect.objectContaining({ error: expect.any(String), httpCode: '403' }), pairedItem: { item: 0 } }]);
 	});
 
 	it.each([
