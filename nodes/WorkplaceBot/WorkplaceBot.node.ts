@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -14,6 +16,8 @@ import * as group from './actions/group';
 import * as groupMessage from './actions/groupMessage';
 import * as image from './actions/image';
 import * as message from './actions/message';
+import { SEND_AND_WAIT_WEBHOOKS } from './actions/message/sendAndWait/description';
+import { sendAndWaitWebhook } from './actions/message/sendAndWait/webhook';
 import * as user from './actions/user';
 import { testBotCredential } from '../shared/transport/botApi';
 
@@ -34,6 +38,8 @@ export class WorkplaceBot implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'workplaceBotOAuth2Api', required: true, testedBy: 'testBotCredential' }],
+		// The resume URLs of Message > Send and Wait for Response.
+		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		properties: actionNodeProperties(
 			resources,
 			{
@@ -79,6 +85,10 @@ export class WorkplaceBot implements INodeType {
 	methods = {
 		credentialTest: { testBotCredential },
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitWebhook.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { concurrency = 5 } = this.getNodeParameter('requestOptions', 0, {}) as { concurrency?: number };

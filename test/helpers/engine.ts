@@ -160,6 +160,8 @@ export interface RunNodeResult {
 	/** Name of the node under test in the executed workflow. */
 	nodeName: string;
 	executionId: string;
+	/** The executed workflow (e.g. to resume a waiting execution, see waiting.ts). */
+	workflow: Workflow;
 }
 
 const START_NODE_NAME = 'Manual Trigger';
@@ -215,6 +217,22 @@ async function resolveNodeType(nodeType: string, pkg: PackageLoadResult): Promis
 		}
 		throw error;
 	}
+}
+
+/** The saved workflow (IWorkflowBase) of a Workflow, as execution lifecycle hooks take it. */
+export function workflowBaseOf(workflow: Workflow): IWorkflowBase {
+	return {
+		id: String(workflow.id),
+		name: workflow.name ?? 'engine test',
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		settings: workflow.settings,
+	};
 }
 
 /** Executes `start -> node under test` with n8n-core's WorkflowExecute. */
@@ -275,18 +293,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		nodeTypes: engineTypes.nodeTypes,
 		settings,
 	});
-	const workflowData: IWorkflowBase = {
-		id: WORKFLOW_ID,
-		name: workflowName,
-		active: false,
-		isArchived: false,
-		activeVersionId: null,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		nodes: Object.values(workflow.nodes),
-		connections,
-		settings,
-	};
+	const workflowData = workflowBaseOf(workflow);
 
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
 	const additionalData = createAdditionalData({ credentialsHelper, executionId, hooks });
@@ -315,6 +322,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		run,
 		nodeName,
 		executionId,
+		workflow,
 	};
 }
 

@@ -1,0 +1,201 @@
+/** The fields of Message > Send and Wait for Response, shown by the operation through updateDisplayOptions. */
+import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+
+import { entryList, optionsCollection, valueOptions } from '../../../../shared/descriptions/fields';
+import { groupIdField, topicIdField, userIdField } from '../../common.descriptions';
+import { optionsProperty, property } from '../properties';
+import { LIMITS } from '../spec';
+
+/** The button labels when a label field is left empty (the fields' defaults). */
+export const DEFAULT_LABELS = {
+	approve: 'Approve',
+	disapprove: 'Decline',
+	respond: 'Respond',
+	submit: 'Submit',
+} as const;
+
+/** The resume URLs of the operation (n8n's waiting webhooks, path = node ID), as n8n's send-and-wait nodes declare them. */
+export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
+	name: 'default',
+	httpMethod,
+	responseMode: 'onReceived',
+	responseData: '',
+	path: '={{ $nodeId }}',
+	restartWebhook: true,
+	isFullPath: true,
+}));
+
+const labelHint = `At most ${LIMITS.label} characters`;
+
+/** One kind of values in a fixedCollection (the n8n way of grouping options). */
+function valuesCollection(displayName: string, name: string, values: INodeProperties[], extra: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'fixedCollection',
+		placeholder: 'Add option',
+		default: {},
+		options: [{ displayName: 'Values', name: 'values', values }],
+		...extra,
+	};
+}
+
+const approvalOptions = valuesCollection(
+	'Approval Options',
+	'approvalOptions',
+	[
+		optionsProperty(
+			'Type of Approval',
+			'approvalType',
+			valueOptions(['single', 'double'], { names: { single: 'Approve Only', double: 'Approve and Disapprove' }, order: 'as listed' }),
+			'single',
+		),
+		property('string', 'Approve Button Label', 'approveLabel', labelHint, { default: DEFAULT_LABELS.approve }),
+		property('string', 'Disapprove Button Label', 'disapproveLabel', labelHint, {
+			default: DEFAULT_LABELS.disapprove,
+			show: { approvalType: ['double'] },
+		}),
+	],
+	{ displayOptions: { show: { responseType: ['approval'] } } },
+);
+
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'date', 'dropdown'] as const;
+export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+
+const formFields: INodeProperties = entryList(
+	'Form Fields',
+	'formFields',
+	{
+		displayName: 'Field',
+		name: 'values',
+		values: [
+			property('string', 'Field Label', 'fieldLabel', 'Shown above the field; also the key of its answer in the output data', {
+				required: true,
+				placeholder: 'e.g. Reason',
+			}),
+			optionsProperty('Field Type', 'fieldType', valueOptions(FORM_FIELD_TYPES, { names: { dropdown: 'Dropdown List' } }), 'text'),
+			property('string', 'Options', 'fieldOptions', 'The choices of the dropdown list, separated by commas', {
+				placeholder: 'e.g. Low, Medium, High',
+				show: { fieldType: ['dropdown'] },
+			}),
+			property('string', 'Placeholder', 'placeholder', 'Shown in the empty field', {
+				show: { fieldType: ['text', 'textarea', 'number', 'email'] },
+			}),
+			{
+				displayName: 'Required Field',
+				name: 'requiredField',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the form can only be sent with this field filled in',
+			},
+		],
+	},
+	{ placeholder: 'Add Form Field', show: { responseType: ['customForm'] }, sortable: true },
+);
+
+const limitWaitTime = valuesCollection(
+	'Limit Wait Time',
+	'limitWaitTime',
+	[
+		optionsProperty(
+			'Limit Type',
+			'limitType',
+			valueOptions(['afterTimeInterval', 'atSpecifiedTime'], {
+				descriptions: { afterTimeInterval: 'Stop waiting after an amount of time', atSpecifiedTime: 'Stop waiting at a date and time' },
+			}),
+			'afterTimeInterval',
+		),
+		{
+			...property('number', 'Amount', 'resumeAmount', 'How long to wait', { show: { limitType: ['afterTimeInterval'] } }),
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 1,
+		},
+		optionsProperty('Unit', 'resumeUnit', valueOptions(['minutes', 'hours', 'days'], { order: 'as listed' }), 'hours', {
+			show: { limitType: ['afterTimeInterval'] },
+		}),
+		{
+			displayName: 'Max Date and Time',
+			name: 'maxDateAndTime',
+			type: 'dateTime',
+			default: '',
+			description: 'When to stop waiting (in the workflow time zone unless the value has its own)',
+			displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+		},
+	],
+	{
+		default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
+		description:
+			'Whether to stop waiting after a time; the execution then goes on with {"data": {"timedOut": true}} (and "approved": false for an approval)',
+	},
+);
+
+const notForApproval = { hide: { '/responseType': ['approval'] } };
+
+const options = optionsCollection([
+	{
+		...property('string', 'Message Button Label', 'messageButtonLabel', `The button that opens the form; ${labelHint.toLowerCase()}`, {
+			default: DEFAULT_LABELS.respond,
+		}),
+		displayOptions: notForApproval,
+	},
+	{
+		...property('string', 'Response Form Title', 'responseFormTitle', 'Title of the form page; empty uses the message title'),
+		displayOptions: notForApproval,
+	},
+	{
+		...property('string', 'Response Form Description', 'responseFormDescription', 'Text above the form; empty uses the message'),
+		displayOptions: notForApproval,
+	},
+	{
+		...property('string', 'Response Form Button Label', 'responseFormButtonLabel', 'The button that sends the form', {
+			default: DEFAULT_LABELS.submit,
+		}),
+		displayOptions: notForApproval,
+	},
+	limitWaitTime,
+]);
+
+/** Every field of the operation, before updateDisplayOptions adds resource and operation. */
+export const sendAndWaitFields: INodeProperties[] = [
+	optionsProperty(
+		'Send To',
+		'sendTo',
+		valueOptions(['user', 'group'], {
+			descriptions: { user: "The user's direct chat with the bot (opened when missing)", group: "A group's main chat or one of its topics" },
+			order: 'as listed',
+		}),
+		'user',
+	),
+	{ ...userIdField, displayOptions: { show: { sendTo: ['user'] } } },
+	{ ...groupIdField, displayOptions: { show: { sendTo: ['group'] } } },
+	{ ...topicIdField, displayOptions: { show: { sendTo: ['group'] } } },
+	property(
+		'string',
+		'Title',
+		'title',
+		`A line above the message, at most ${LIMITS.title} characters; with a title the message may have at most ${LIMITS.textWithImageOrTitle} characters`,
+		{ placeholder: 'e.g. Approval required' },
+	),
+	property(
+		'string',
+		'Message',
+		'message',
+		`The question, at most ${LIMITS.text} characters (${LIMITS.textWithImageOrTitle} with a title). One message is sent per execution, from the first input item.`,
+		{ required: true, rows: 3 },
+	),
+	optionsProperty(
+		'Response Type',
+		'responseType',
+		valueOptions(['approval', 'freeText', 'customForm'], {
+			descriptions: {
+				approval: 'Buttons in the message approve (or disapprove)',
+				customForm: 'A button in the message opens a form with the fields below',
+				freeText: 'A button in the message opens a form with one text box',
+			},
+		}),
+		'approval',
+	),
+	approvalOptions,
+	formFields,
+	options,
+];
