@@ -114,7 +114,7 @@ describe('the answer through the webhook', () => {
 		expect([form.status, form.resumed]).toEqual([200, false]);
 		expect(form.body).toContain('<h1>Release notes</h1>');
 		expect(form.body).toContain('What should the &lt;release&gt; notes say?');
-		expect(form.body).toContain('<form method="post">');
+		expect(form.body).toContain('<form method="post" enctype="multipart/form-data">');
 		expect(form.body).toContain('<textarea id="field-0" name="field-0" required>');
 		expect(form.body).toContain('<button type="submit">Send</button>');
 		expect(form.body).not.toContain('<script');
@@ -161,13 +161,19 @@ describe('the answer through the webhook', () => {
 		expect(form.body).toContain('<input type="date" id="field-3" name="field-3" value="">');
 		expect(form.body).toContain('<input type="email" id="field-4" name="field-4" value="">');
 
-		const submit = async (answers: string[]) =>
-			await callWaitingWebhook(run, {
+		expect(form.body).toContain('<form method="post" enctype="multipart/form-data">');
+
+		// The page posts multipart/form-data, which n8n parses into {data: fields, files}; a
+		// form-urlencoded or JSON body arrives as the fields themselves.
+		const submit = async (answers: string[], multipart = false) => {
+			const fields = Object.fromEntries(answers.map((value, index) => [`field-${index}`, value]));
+			return await callWaitingWebhook(run, {
 				method: 'POST',
 				url: button.linkUri,
-				body: Object.fromEntries(answers.map((value, index) => [`field-${index}`, value])),
+				body: multipart ? { data: fields, files: {} } : fields,
 				stored,
 			});
+		};
 		const bad = await submit(['Berlin', 'lots', 'Urgent', '2025-02-30', 'nobody']);
 		expect([bad.status, bad.resumed]).toEqual([400, false]);
 		for (const text of ['Enter a number', 'Choose one of the options', 'Enter a date (YYYY-MM-DD)', 'Enter an email address']) {
@@ -175,7 +181,11 @@ describe('the answer through the webhook', () => {
 		}
 		expect(bad.body).toContain('value="Berlin"');
 
-		const good = await submit(['Berlin', '120.5', 'High', '2025-03-31', '']);
+		const badMultipart = await submit(['', '1'], true);
+		expect([badMultipart.status, badMultipart.resumed]).toEqual([400, false]);
+		expect(badMultipart.body).toContain('This field is required');
+
+		const good = await submit(['Berlin', '120.5', 'High', '2025-03-31', ''], true);
 		expect(good.resumed).toBe(true);
 		expect(good.items.map((i) => i.json)).toEqual([
 			{ data: { Destination: 'Berlin', Budget: 120.5, Priority: 'High', Start: '2025-03-31', Contact: '' } },

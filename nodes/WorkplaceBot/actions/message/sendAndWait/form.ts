@@ -86,14 +86,24 @@ function answer(field: FormField, text: string): string | number | null {
 }
 
 /**
- * The answers of a submitted form (a form-urlencoded or JSON body): `values` keyed as the
+ * The submitted fields: a form-urlencoded or JSON body as n8n parses it, or a multipart body,
+ * which n8n gives as `{data: {<name>: value}, files}`.
+ */
+function submittedFields(body: unknown): IDataObject {
+	if (!isPlainObject(body)) return {};
+	if (isPlainObject(body.data) && !Object.keys(body).some((key) => key.startsWith('field-'))) return body.data;
+	return body;
+}
+
+/**
+ * The answers of a submitted form (multipart, form-urlencoded or JSON): `values` keyed as the
  * output names them, `texts` as typed (to show the form again), `errors` by field index.
  */
 export function readAnswers(
 	fields: FormField[],
 	body: unknown,
 ): { values: IDataObject; texts: string[]; errors: Array<string | undefined> } {
-	const submitted = isPlainObject(body) ? body : {};
+	const submitted = submittedFields(body);
 	const texts = fields.map((_, index) => {
 		const value = submitted[inputName(index)];
 		return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';

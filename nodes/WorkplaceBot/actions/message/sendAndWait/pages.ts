@@ -1,6 +1,7 @@
 /**
  * The pages the node's webhook answers with: small self-contained HTML (no scripts, no outside
- * resources), every text escaped. The form posts back to the URL it was opened with.
+ * resources), every text escaped. The form posts back to the URL it was opened with, as
+ * multipart/form-data: n8n 2.x answers 415 to any other POST to a Custom Form's resume URL.
  */
 import type { FormField } from './form';
 import { inputName } from './form';
@@ -99,6 +100,6 @@ export function formPage({ title, description, buttonLabel, fields, texts = [], 
 	const intro = description === '' ? '' : `<p>${escapeHtml(description)}</p>`;
 	return page(
 		heading,
-		`<h1>${escapeHtml(heading)}</h1>${intro}<form method="post">${rows}<button type="submit">${escapeHtml(buttonLabel)}</button></form>`,
+		`<h1>${escapeHtml(heading)}</h1>${intro}<form method="post" enctype="multipart/form-data">${rows}<button type="submit">${escapeHtml(buttonLabel)}</button></form>`,
 	);
 }
