@@ -53,6 +53,10 @@ interface Template {
 interface Page {
 	status: number;
 	contentType: string;
+	/** The Content-Security-Policy header(s) the browser got. */
+	csp: string;
+	/** Cache-Control, X-Robots-Tag and Referrer-Policy as the browser got them. */
+	privacy: string;
 	text: string;
 }
 
@@ -76,7 +80,25 @@ interface Report {
 	/** Length of each resume URL n8n put in a push, by what it was for. */
 	urlLengths: Array<{ what: string; length: number }>;
 	baseUrl: string;
-	timeoutSeconds?: number;
+	/** Seconds from sending to the end of each Limit Wait Time execution. */
+	timeoutSeconds: number[];
+	/** Content-Security-Policy of the custom form page. */
+	formCsp: string;
+	/** Its Cache-Control, X-Robots-Tag and Referrer-Policy. */
+	formPrivacy: string;
+}
+
+/**
+ * Whether a Content-Security-Policy lets the page's form post back to its own URL: a sandbox
+ * must allow forms, a form-action must allow 'self'.
+ */
+function cspAllowsPostingBack(csp: string): boolean {
+	const directives = csp.split(/[;,]/).map((d) => d.trim().split(/\s+/));
+	return directives.every(([name, ...values]) => {
+		if (name === 'sandbox') return values.includes('allow-forms');
+		if (name === 'form-action') return values.includes("'self'") || values.includes('*');
+		return true;
+	});
 }
 
 function askWorkflow(hookPath: string, ask: Params, credential: { id: string; name: string }): WorkflowJson {
@@ -119,7 +141,13 @@ async function open(url: string, init: OpenInit = {}): Promise<Page> {
 		redirect: 'manual',
 		signal: AbortSignal.timeout(30_000),
 	});
-	return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+	return {
+		status: res.status,
+		contentType: res.headers.get('content-type') ?? '',
+		csp: res.headers.get('content-security-policy') ?? '',
+		privacy: ['cache-control', 'x-robots-tag', 'referrer-policy'].map((h) => `${h}: ${res.headers.get(h) ?? ''}`).join(', '),
+		text: await res.text(),
+	};
 }
 
 /** The resume URL's execution id (…/webhook-waiting/<executionId>/<nodeId>?…). */
@@ -238,11 +266,16 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 		},
 		options: { responseFormTitle: 'Your trip', responseFormButtonLabel: 'Send request' },
 	});
-	const timeoutWf = await create('limit wait time', {
-		message: '={{ $json.body.message }}',
-		responseType: 'freeText',
-		options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: LIMIT_MINUTES, resumeUnit: 'minutes' } } },
-	});
+	const limit = { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: LIMIT_MINUTES, resumeUnit: 'minutes' } } };
+	const timeoutWfs = {
+		freeText: await create('limit wait time, free text', { message: '={{ $json.body.message }}', responseType: 'freeText', options: limit }),
+		approval: await create('limit wait time, approval', {
+			message: '={{ $json.body.message }}',
+			responseType: 'approval',
+			approvalOptions: { values: { approvalType: 'double' } },
+			options: limit,
+		}),
+	};
 
 	const cases: CaseReport[] = [];
 	const urlLengths: Report['urlLengths'] = [];
@@ -262,15 +295,19 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	};
 
 	// Limit Wait Time first: it runs out while the other cases are answered.
-	const timeoutCase = newCase(`free text, Limit Wait Time ${LIMIT_MINUTES * 60} s`, [{ data: { timedOut: true } }]);
-	timeoutCase.executions.before = await run.count(timeoutWf.id);
-	const {
-		actions: [timeoutButton],
-	} = await run.start(timeoutWf.hookPath, 'Nobody will answer this one');
-	const timeoutExecution = executionIdOf(timeoutButton.linkUri);
-	const timeoutStarted = Date.now();
-	urlLengths.push({ what: 'free text with a limit (Respond)', length: timeoutButton.linkUri.length });
-	await status(timeoutCase, 'after sending', timeoutExecution, 'waiting');
+	const timeouts = [];
+	for (const [type, expected] of [
+		['freeText', { timedOut: true }],
+		['approval', { approved: false, timedOut: true }],
+	] as const) {
+		const c = newCase(`${type === 'freeText' ? 'free text' : 'approval'}, Limit Wait Time ${LIMIT_MINUTES * 60} s`, [{ data: expected }]);
+		const wf = timeoutWfs[type];
+		c.executions.before = await run.count(wf.id);
+		const [button] = (await run.start(wf.hookPath, `Nobody will answer this one (${type})`)).actions;
+		const executionId = executionIdOf(button.linkUri);
+		timeouts.push({ c, wf, button, executionId, started: Date.now() });
+		await status(c, 'after sending', executionId, 'waiting');
+	}
 
 	// Approval: two executions, one approved, one declined.
 	const approveCase = newCase('approval: approve', [{ data: { approved: true } }]);
@@ -370,12 +407,13 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	await status(formCase, 'after sending', formExecution, 'waiting');
 	const formPage = await page(formCase, 'open the form', 200, formButton.linkUri);
 	formCase.checks.push([
-		'the form page has a form posting back with both fields, its title and button label',
+		'the form page has a form posting back with both fields, its title and button label, and no script',
 		postsBack(formPage) &&
 			/name="field-0"/.test(formPage.text) &&
 			/type="number"[^>]*name="field-1"/.test(formPage.text) &&
 			formPage.text.includes('<h1>Your trip</h1>') &&
-			formPage.text.includes('>Send request</button>'),
+			formPage.text.includes('>Send request</button>') &&
+			!/<script/i.test(formPage.text),
 	]);
 	const bad = await page(formCase, 'send a non-number', 400, formButton.linkUri, { form: { 'field-0': 'Lisbon', 'field-1': 'three' }, from: formPage });
 	formCase.checks.push(['the form comes back with "Enter a number"', /Enter a number/.test(bad.text)]);
@@ -386,15 +424,18 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	formCase.afterItems = await run.afterItems(formExecution);
 	formCase.executions.after = await run.count(formWf.id);
 
-	// Back to Limit Wait Time: n8n resumes it by itself.
-	const timedOut = await run.waitFor(timeoutExecution, ['success', 'error', 'crashed'], 120_000);
-	const timeoutSeconds = Math.round((Date.now() - timeoutStarted) / 100) / 10;
-	timeoutCase.statuses.push({ label: 'after the limit', status: timedOut, expected: 'success' });
-	timeoutCase.afterItems = await run.afterItems(timeoutExecution);
-	await page(timeoutCase, 'open the link after the limit', 200, timeoutButton.linkUri);
-	timeoutCase.executions.after = await run.count(timeoutWf.id);
+	// Back to Limit Wait Time: n8n resumes the executions by itself.
+	const timeoutSeconds: number[] = [];
+	for (const { c, wf, button, executionId, started } of timeouts) {
+		const finished = await run.waitFor(executionId, ['success', 'error', 'crashed'], 120_000);
+		timeoutSeconds.push(Math.round((Date.now() - started) / 100) / 10);
+		c.statuses.push({ label: 'after the limit', status: finished, expected: 'success' });
+		c.afterItems = await run.afterItems(executionId);
+		await page(c, 'open the link after the limit', 200, button.linkUri);
+		c.executions.after = await run.count(wf.id);
+	}
 
-	return { cases, urlLengths, baseUrl: srv.server.url, timeoutSeconds };
+	return { cases, urlLengths, baseUrl: srv.server.url, timeoutSeconds, formCsp: formPage.csp, formPrivacy: formPage.privacy };
 }
 
 export const scenario = triggerServerScenario({
@@ -408,7 +449,8 @@ export const scenario = triggerServerScenario({
 			out.push(`          pages: ${c.pages.map((p) => `${p.label} ${p.status}`).join('; ')}`);
 			out.push(`          status: ${c.statuses.map((s) => `${s.label} ${s.status}`).join('; ')}`);
 		}
-		out.push(`        Limit Wait Time ${LIMIT_MINUTES * 60} s: finished ${report.timeoutSeconds} s after sending`);
+		out.push(`        Limit Wait Time ${LIMIT_MINUTES * 60} s: finished ${report.timeoutSeconds.join(' s and ')} s after sending`);
+		out.push(`        form page Content-Security-Policy: ${report.formCsp}; ${report.formPrivacy}`);
 		const base = report.baseUrl.length + 1; // WEBHOOK_URL is the server URL with a slash
 		out.push(
 			`        resume URLs (WEBHOOK_URL ${report.baseUrl}/, ${base} characters): ${report.urlLengths
@@ -427,6 +469,12 @@ export const scenario = triggerServerScenario({
 			assert.deepEqual(c.afterItems, c.expectedAfter, `${c.name}: what the node after Send and Wait got`);
 			assert.equal(c.executions.after - c.executions.before, c.executions.expected, `${c.name}: new executions`);
 		}
+		assert.equal(
+			report.formPrivacy,
+			'cache-control: no-store, x-robots-tag: noindex, nofollow, referrer-policy: no-referrer',
+			'the form page is neither cached, indexed nor sent on as a referrer',
+		);
+		assert.ok(cspAllowsPostingBack(report.formCsp), `the form page's Content-Security-Policy blocks posting the form: ${report.formCsp}`);
 		for (const u of report.urlLengths) assert.ok(u.length <= 1000, `${u.what}: resume URL of ${u.length} characters`);
 	},
 });
