@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { requiredTextField } from '../nodes/shared/descriptions/fields';
+
 /**
  * The property definitions the Workplace credentials share; each credential keeps its own wording.
  * Class fields (name, icon, documentationUrl) stay written out in each credential: n8n's lint rules
@@ -7,14 +9,7 @@ import type { INodeProperties } from 'n8n-workflow';
  */
 
 /** A required address; `description` says what the credential reaches below it. */
-export function addressProperty(
-	displayName: string,
-	name: string,
-	placeholder: string,
-	description: string,
-): INodeProperties {
-	return { displayName, name, type: 'string', default: '', required: true, placeholder, description };
-}
+export const addressProperty = requiredTextField;
 
 /** The platform's own address, as the bot, form and task credentials ask for it. */
 export function baseUrlProperty(description: string): INodeProperties {
