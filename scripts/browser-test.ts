@@ -9,7 +9,12 @@
  * creates a workflow, searches "Workplace" in the nodes panel (five entries, each with this
  * package's icon), adds each node through one of its actions, checks its parameters panel (title,
  * simulator credential selected) and saves a screenshot of it, saves the workflow and checks the
- * five nodes after a reload. Screenshots go to docs/screenshots/ (the README shows them).
+ * five nodes after a reload. Then Workplace Bot's Send and Wait for Response in the same n8n: an
+ * active workflow (Webhook -> Send and Wait -> After) per response type, started through its
+ * webhook; chromium opens the Approve link the simulator got (the "recorded" page renders, the
+ * next node gets {data: {approved: true}}) and a custom form's Respond link (the form renders,
+ * screenshot send-and-wait-form.png, filled in and submitted by chromium: the "recorded" page, the
+ * next node gets the answers). Screenshots go to docs/screenshots/ (the README shows them).
  *
  * Chromium: /usr/bin/chromium, installed with apt-get when missing (test/browser/chromium.ts);
  * Playwright never downloads a browser.
@@ -17,32 +22,41 @@
  * Environment:
  *   BROWSER_TEST_N8N=1|2     n8n major to start (default 1: n8n 1.123.50 on this Node)
  *   BROWSER_TEST_URL=<url>   use a running n8n instead (e.g. `npm run dev`: http://localhost:5678);
- *                            BROWSER_TEST_EMAIL / BROWSER_TEST_PASSWORD (default: the dev owner)
+ *                            BROWSER_TEST_EMAIL / BROWSER_TEST_PASSWORD (default: the dev owner);
+ *                            the Send and Wait pages are then skipped (they need the test's simulator)
  *   BROWSER_TEST_OUT=<dir>   where screenshots go (default docs/screenshots)
  *   BROWSER_TEST_HEADED=1    show the browser (needs a display); BROWSER_TEST_KEEP=1 keeps the user folder
  *   CHROMIUM_PATH=<file>     another Chromium binary
  * On failure: a screenshot of the page at build/browser-test/failure.png and n8n's last output lines.
  */
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { chromium, type Browser, type Page } from 'playwright-core';
 
+import { nodeRun } from '../bench/lib';
+import type { RequestLogApi } from '../simulator/types';
+import { askWorkflow, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
+import { createActiveWorkflowIn } from '../test/e2e/trigger-server';
+
 import { importExamples, loadExamples, type SimulatorInfo } from './lib/examples';
 import {
 	createUserFolder,
 	E2E_OWNER,
 	ensureN8n,
+	fetchWebhook,
 	installCommunityPackage,
 	packPackage,
 	parseTargetIds,
 	repoRoot,
 	startN8nServer,
 	TARGETS,
+	type N8nInstall,
 	type N8nServer,
 } from './lib/n8n';
-import { formatDuration, getFreePort, tail } from './lib/proc';
+import { formatDuration, getFreePort, sleep, tail } from './lib/proc';
 import { CHROMIUM_ARGS, ensureChromium } from '../test/browser/chromium';
 import {
 	addNodeWithAction,
@@ -137,11 +151,51 @@ interface Instance {
 	/** Example workflow names the instance should list. */
 	examples: string[];
 	output(): string;
+	/** Send and Wait executions; only on the test's own n8n and simulator. */
+	sendAndWait?: SendAndWaitHost;
 	close(): Promise<void>;
 }
 
 interface Simulator extends SimulatorInfo {
+	log: Pick<RequestLogApi, 'find'>;
 	close(): Promise<void>;
+}
+
+interface SendAndWaitHost {
+	/** Starts a waiting execution (Webhook -> Send and Wait with `ask` -> After); returns its buttons' links. */
+	ask(message: string, ask: Record<string, unknown>): Promise<string[]>;
+	/** The execution's status once it stopped waiting and running (or after 60 s), and what After got. */
+	outcome(executionId: string): Promise<{ status: string; after: unknown }>;
+}
+
+/** Send and Wait on the test's own n8n, with the simulator credential the examples import brought. */
+function sendAndWaitHost(inst: N8nInstall, server: N8nServer, sim: Simulator): SendAndWaitHost {
+	return {
+		async ask(message, ask) {
+			const credentials = await server.rest<Array<{ id: string; name: string; type: string }>>('GET', '/credentials');
+			const credential = credentials.find((c) => c.type === 'workplaceBotOAuth2Api');
+			if (!credential) throw new Error(`no Workplace Bot credential: ${credentials.map((c) => c.name).join(', ')}`);
+			const hook = randomUUID();
+			await createActiveWorkflowIn(server, `browser test: send and wait (${message})`, askWorkflow(hook, { message, ...ask }, credential));
+			const answer = await fetchWebhook(`${server.url}/webhook/${hook}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ message }),
+			});
+			if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+			return (await pushedTemplate(sim.log, message)).actions.map((a) => a.linkUri);
+		},
+		async outcome(executionId) {
+			const deadline = Date.now() + 60_000;
+			for (;;) {
+				const execution = await server.rest<{ status: string; data?: unknown }>('GET', `/executions/${executionId}`);
+				if (!['new', 'running', 'waiting'].includes(execution.status) || Date.now() > deadline) {
+					return { status: execution.status, after: nodeRun(inst, execution, 'After')?.data?.main?.[0]?.map((i) => i.json) };
+				}
+				await sleep(250);
+			}
+		},
+	};
 }
 
 /** What `npm run dev` sets up, on free ports and in a throwaway user folder. */
@@ -184,7 +238,8 @@ async function startInstance(): Promise<Instance> {
 		await server.setupOwner();
 		log(`n8n ${TARGETS[id].n8nVersion} on ${server.url}, simulator on ${sim.url}`);
 		const s = server;
-		return { url: s.url, email: E2E_OWNER.email, password: E2E_OWNER.password, examples, output: () => s.output(), close };
+		const sendAndWait = sendAndWaitHost(inst, s, sim);
+		return { url: s.url, email: E2E_OWNER.email, password: E2E_OWNER.password, examples, output: () => s.output(), sendAndWait, close };
 	} catch (e) {
 		await close();
 		throw e;
@@ -199,6 +254,14 @@ async function screenshot(page: Page, outDir: string, name: string): Promise<str
 	await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
 	log(`  saved ${path.relative(repoRoot(), file)}`);
 	return file;
+}
+
+/** The page at a failure, to build/browser-test/failure.png. */
+async function failureScreenshot(page: Page): Promise<void> {
+	const failureDir = path.join(repoRoot(), 'build', 'browser-test');
+	fs.mkdirSync(failureDir, { recursive: true });
+	await page.screenshot({ path: path.join(failureDir, 'failure.png') }).catch(() => undefined);
+	log(`page at failure: ${page.url()} (screenshot build/browser-test/failure.png)`);
 }
 
 async function runBrowser(browser: Browser, instance: Instance, outDir: string): Promise<void> {
@@ -281,10 +344,79 @@ async function runBrowser(browser: Browser, instance: Instance, outDir: string):
 			await screenshot(page, outDir, 'nodes-panel');
 		});
 	} catch (e) {
-		const failureDir = path.join(repoRoot(), 'build', 'browser-test');
-		fs.mkdirSync(failureDir, { recursive: true });
-		await page.screenshot({ path: path.join(failureDir, 'failure.png') }).catch(() => undefined);
-		log(`page at failure: ${page.url()} (screenshot build/browser-test/failure.png)`);
+		await failureScreenshot(page);
+		throw e;
+	} finally {
+		await context.close();
+	}
+}
+
+/** The custom form of the Send and Wait check. */
+const TRIP_FORM = [
+	{ fieldLabel: 'Destination', fieldType: 'text', placeholder: 'City', requiredField: true },
+	{ fieldLabel: 'Nights', fieldType: 'number' },
+	{ fieldLabel: 'Notes', fieldType: 'textarea' },
+];
+
+/**
+ * The pages Send and Wait for Response serves, as a person's browser gets them: the "recorded"
+ * page of an Approve link, and a custom form (screenshot), filled in and submitted.
+ */
+async function sendAndWaitPages(browser: Browser, host: SendAndWaitHost, outDir: string): Promise<void> {
+	// about a phone's width: the links are opened from a chat
+	const context = await browser.newContext({ viewport: { width: 600, height: 760 }, deviceScaleFactor: 1, locale: 'en-US' });
+	context.setDefaultTimeout(TIMEOUT_MS);
+	const page = await context.newPage();
+	const recordedPage = async (what: string, status: number | undefined) => {
+		const heading = await page.locator('h1').innerText();
+		const text = await page.locator('main p').innerText();
+		check(status === 200 && heading === 'Thank you' && /was recorded/.test(text), `${what}: the "recorded" page renders (${status}, "${heading}: ${text}")`);
+	};
+	const outcome = async (link: string, want: unknown) => {
+		const { status, after } = await host.outcome(executionIdOf(link));
+		check(status === 'success' && JSON.stringify(after) === JSON.stringify(want), `the execution went on: ${status}, the next node got ${JSON.stringify(after)}`);
+	};
+	try {
+		await step('Send and Wait: Approve link opened in chromium', async () => {
+			const [approve] = await host.ask('Approve 120 EUR for the team lunch?', {
+				title: 'Expense report',
+				responseType: 'approval',
+				approvalOptions: { values: { approvalType: 'double' } },
+			});
+			const response = await page.goto(approve, { waitUntil: 'load' });
+			await recordedPage('Approve', response?.status());
+			await outcome(approve, [{ data: { approved: true } }]);
+		});
+
+		await step('Send and Wait: custom form page in chromium', async () => {
+			const [respond] = await host.ask('Where do you want to go? Nights are paid up to 4.', {
+				responseType: 'customForm',
+				options: { responseFormTitle: 'Your trip', responseFormButtonLabel: 'Send request' },
+				title: 'Trip request',
+				formFields: { values: TRIP_FORM },
+			});
+			const response = await page.goto(respond, { waitUntil: 'load' });
+			const heading = await page.locator('h1').innerText();
+			const labels = (await page.locator('label').allInnerTexts()).map((t) => t.trim());
+			const nightsType = await page.locator('#field-1').getAttribute('type');
+			const button = page.getByRole('button', { name: 'Send request' });
+			const box = await page.locator('form').boundingBox();
+			check(
+				response?.status() === 200 && heading === 'Your trip' && labels.join(' | ') === 'Destination * | Nights | Notes' && nightsType === 'number' &&
+					(await button.isVisible()) && (box?.width ?? 0) > 200,
+				`the form renders: ${response?.status()}, "${heading}", fields ${labels.join(' | ')} (Nights type=${nightsType}), button "Send request", form ${Math.round(box?.width ?? 0)}px wide`,
+			);
+			await page.locator('#field-0').fill('Lisbon');
+			await page.locator('#field-1').fill('3');
+			await page.locator('#field-2').fill('Near the river, please.');
+			await screenshot(page, outDir, 'send-and-wait-form');
+			const [submitted] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), button.click()]);
+			await page.locator('h1', { hasText: 'Thank you' }).waitFor();
+			await recordedPage('the form submitted by chromium', submitted.status());
+			await outcome(respond, [{ data: { Destination: 'Lisbon', Nights: 3, Notes: 'Near the river, please.' } }]);
+		});
+	} catch (e) {
+		await failureScreenshot(page);
 		throw e;
 	} finally {
 		await context.close();
@@ -304,6 +436,8 @@ async function main(): Promise<void> {
 		);
 		log(`${executablePath} ${browser.version()}`);
 		await runBrowser(browser, instance, outDir);
+		if (instance.sendAndWait) await sendAndWaitPages(browser, instance.sendAndWait, outDir);
+		else log('Send and Wait pages skipped: BROWSER_TEST_URL has no simulator of this test');
 	} catch (e) {
 		const out = instance.output();
 		if (out) log(`n8n output (tail):\n${tail(out, 30)}`);

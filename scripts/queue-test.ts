@@ -17,10 +17,18 @@
  *    memory" phases (Direct Chats Only, redeliveries, simultaneous pairs, a restart of both
  *    webhook processes); then redeliveries straight to each webhook process (0 runs), and what
  *    happens to simultaneous pairs that bypass the routing (measured, the README's limit).
+ * 4. Send and wait: Webhook -> Workplace Bot Send and Wait (approval) -> next node. The Approve
+ *    link the platform got, opened through nginx (which sends every /webhook-waiting/ URL of one
+ *    execution to the same webhook process): answered once, the next node gets
+ *    {data: {approved: true}}, a second click and Decline resume nothing; the main process (no
+ *    production webhooks) does not serve the link. Double clicks, the Approve link of a fresh
+ *    waiting execution sent twice at the same moment: through nginx one resume each; straight to
+ *    both webhook processes (measured, not a promise) the resumes are counted and printed.
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -37,6 +45,7 @@ import {
 	type TriggerHost,
 } from '../test/e2e/scenarios/trigger-memory';
 import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
+import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
@@ -50,7 +59,7 @@ import {
 	type N8nInstall,
 	type TargetId,
 } from './lib/n8n';
-import { formatDuration } from './lib/proc';
+import { formatDuration, sleep } from './lib/proc';
 import { startQueueCluster, QUEUE_DATABASE, type QueueCluster } from './lib/queue-cluster';
 
 const log = (m: string) => process.stdout.write(`${m}\n`);
@@ -59,6 +68,8 @@ const verbose = process.env.QUEUE_VERBOSE === '1';
 const EXECUTIONS = 10;
 const SENDS_PER_EXECUTION = 100;
 const FILE_BYTES = 3 * 1024 * 1024;
+/** Fresh waiting executions whose Approve link goes to both webhook processes at once. */
+const DOUBLE_CLICKS = 5;
 
 interface TargetReport {
 	target: TargetId;
@@ -284,6 +295,159 @@ async function triggerPhases(cluster: QueueCluster, sim: Simulator, lines: strin
 }
 
 // ---------------------------------------------------------------------------------------------
+// 4. Send and wait
+
+interface Answer {
+	status: number;
+	text: string;
+}
+
+/**
+ * A browser's GET of a resume URL sent to another address (nginx, one webhook process) with the
+ * link's own Host header, as when the link's host name points at that address: n8n 1.x signs the
+ * host with the path and query (2.x only the path and query). The processes' WEBHOOK_URL is
+ * QUEUE_PUBLIC_URL.
+ */
+function openAt(link: string, origin: string): Promise<Answer> {
+	const url = new URL(link);
+	return new Promise((resolve, reject) => {
+		const req = http.request(
+			`${origin}${url.pathname}${url.search}`,
+			{ headers: { host: url.host, 'user-agent': BROWSER, accept: 'text/html' }, agent: false, timeout: 30_000 },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (c: Buffer) => chunks.push(c));
+				res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+				res.on('error', reject);
+			},
+		);
+		req.on('timeout', () => req.destroy(new Error(`GET ${origin}${url.pathname} timed out`)));
+		req.on('error', reject);
+		req.end();
+	});
+}
+
+/** What a resume page says: the node's "Thank you" or "Already answered" page, or n8n's own answer. */
+function pageKind(p: Answer): string {
+	if (/was recorded/.test(p.text)) return `${p.status} recorded`;
+	if (/already recorded/.test(p.text)) return `${p.status} already answered`;
+	return `${p.status} ${p.text.replace(/\s+/g, ' ').slice(0, 80)}`;
+}
+
+async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
+	const credential = await restCredential(cluster, 'Workplace Bot (queue send and wait)', 'workplaceBotOAuth2Api', {
+		baseUrl: sim.url,
+		clientId: sim.credentials.botClientId,
+		clientSecret: sim.credentials.botClientSecret,
+	});
+	const hook = randomUUID();
+	const workflowId = await createActiveWorkflowIn(cluster.main, 'queue: send and wait', askWorkflow(hook, {
+		message: '={{ $json.body.message }}',
+		responseType: 'approval',
+		approvalOptions: { values: { approvalType: 'double' } },
+	}, credential));
+
+	/** Starts an execution through nginx; returns its execution id and the Approve and Decline links. */
+	const ask = async (message: string) => {
+		const answer = await fetchWebhook(cluster.webhookUrl(hook), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ message }),
+		});
+		assert.equal(answer.status, 200, `webhook answered ${answer.status}: ${answer.text}`);
+		const [approve, decline] = (await pushedTemplate(sim.log, message, 60_000)).actions;
+		const executionId = executionIdOf(approve.linkUri);
+		await statusOf(executionId, ['waiting']);
+		return { executionId, approve: approve.linkUri, decline: decline.linkUri };
+	};
+	const statusNow = async (executionId: string) => (await cluster.main.rest<{ status: string }>('GET', `/executions/${executionId}`)).status;
+	/** Polls the execution until it has one of the statuses (or 60 s); returns the last status. */
+	const statusOf = async (executionId: string, want: string[]) => {
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const status = await statusNow(executionId);
+			if (want.includes(status) || Date.now() > deadline) return status;
+			await sleep(200);
+		}
+	};
+	const afterItems = async (executionId: string) => {
+		const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
+		return nodeRun(inst, full, 'After')?.data?.main?.[0]?.map((i) => i.json);
+	};
+	/** How many jobs the workers started for the execution (its first run, then one per resume). */
+	const jobsOf = (executionId: string) =>
+		cluster.workers.reduce((n, w) => n + (w.output().match(new RegExp(`Worker started execution ${executionId} \\(`, 'g'))?.length ?? 0), 0);
+	/** Waits until the workers' job count for the execution stayed the same for 3 s. */
+	const settledJobs = async (executionId: string) => {
+		let last = -1;
+		let since = Date.now();
+		for (;;) {
+			const n = jobsOf(executionId);
+			if (n !== last) {
+				last = n;
+				since = Date.now();
+			} else if (Date.now() - since >= 3_000 && !['new', 'running'].includes(await statusNow(executionId))) {
+				return n;
+			}
+			await sleep(250);
+		}
+	};
+
+	// Through nginx: one click resumes, a second click and Decline do not.
+	const first = await ask('Approve the queue-mode expense?');
+	// The main process serves no production webhook here (N8N_DISABLE_PRODUCTION_MAIN_PROCESS): nor resume URLs.
+	const atMain = await openAt(first.approve, cluster.main.url);
+	const afterMain = await statusNow(first.executionId);
+	lines.push(`send and wait: the Approve link opened at the main process: ${pageKind(atMain)} execution still ${afterMain}`);
+	assert.equal(afterMain, 'waiting', 'the execution after the link was opened at the main process');
+	const click = await openAt(first.approve, cluster.nginx.url);
+	if (verbose) log(`    click through nginx: ${pageKind(click)}; ${first.approve}`);
+	const status = await statusOf(first.executionId, ['success', 'error', 'crashed']);
+	const after = await afterItems(first.executionId);
+	const again = await openAt(first.approve, cluster.nginx.url);
+	const decline = await openAt(first.decline, cluster.nginx.url);
+	const jobs = await settledJobs(first.executionId);
+	const afterAgain = await afterItems(first.executionId);
+	const executions = await settledExecutionCount(cluster.main, workflowId, 1000);
+	lines.push(`send and wait through nginx: click Approve ${pageKind(click)}, execution ${first.executionId} ${status}, next node got ${JSON.stringify(after)}; ` +
+		`second click ${pageKind(again)}, Decline ${pageKind(decline)}; worker jobs for the execution ${jobs} (run + resume), executions ${executions}`);
+	assert.equal(click.status, 200, 'the click through nginx');
+	assert.match(click.text, /was recorded/, 'the click is answered with the "recorded" page');
+	assert.equal(status, 'success', 'the execution after the click');
+	assert.deepEqual(after, [{ data: { approved: true } }], 'what the node after Send and Wait got');
+	assert.deepEqual(afterAgain, after, 'output unchanged after the second click and Decline');
+	assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
+	assert.equal(executions, 1, 'executions of the workflow');
+
+	// Double clicks: the same Approve link of a fresh waiting execution sent twice at the same moment.
+	const doubleClicks = async (label: string, origins: [string, string]) => {
+		const resumes: number[] = [];
+		const answers: string[] = [];
+		const outcomes: string[] = [];
+		for (let i = 0; i < DOUBLE_CLICKS; i++) {
+			const { executionId, approve } = await ask(`Double click ${i + 1} ${label}: approve?`);
+			const pages = await Promise.all(origins.map((origin) => openAt(approve, origin)));
+			const final = await statusOf(executionId, ['success', 'error', 'crashed']);
+			resumes.push((await settledJobs(executionId)) - 1);
+			answers.push(pages.map(pageKind).join(' + '));
+			outcomes.push(`${final} ${JSON.stringify(await afterItems(executionId))}`);
+		}
+		const twice = resumes.filter((n) => n > 1).length;
+		lines.push(`send and wait, ${DOUBLE_CLICKS} double clicks ${label}: resumes per execution ${resumes.join(', ')} (${twice} of ${DOUBLE_CLICKS} resumed twice); ` +
+			`pages ${[...new Set(answers)].map((a) => `[${a}]`).join(' ')}; executions ended ${[...new Set(outcomes)].join(' / ')}`);
+		return resumes;
+	};
+	const routed = await doubleClicks('through nginx', [cluster.nginx.url, cluster.nginx.url]);
+	assert.deepEqual(routed, routed.map(() => 1), 'through nginx both clicks reach one webhook process: one resume each');
+	// Not routed (measured, not a promise): straight to both webhook processes.
+	const unrouted = await doubleClicks('straight to both webhook processes (measured, not a promise)', [
+		cluster.webhookProcesses[0].url,
+		cluster.webhookProcesses[1].url,
+	]);
+	assert.ok(unrouted.every((n) => n >= 1 && n <= 2), `resumes per unrouted double click: ${unrouted.join(', ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
 	const started = Date.now();
@@ -313,6 +477,7 @@ async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
 		await phase('bot token', () => botPhase(cluster!, sim!, lines));
 		await phase('binary data', () => binaryPhase(cluster!, inst, sim!, lines));
 		await phase('trigger', () => triggerPhases(cluster!, sim!, lines));
+		await phase('send and wait', () => sendAndWaitPhase(cluster!, inst, sim!, lines));
 		return { target: id, ok: true, lines, durationMs: Date.now() - started };
 	} catch (e) {
 		const outputs = cluster

@@ -113,6 +113,16 @@ async function main(): Promise<void> {
 		for (const p of paths) same &&= (await httpRequest(nginx.url + p)).body === first.get(p);
 		check(same, 'the same path twice goes to the same backend');
 		check(new Set(first.values()).size === 2, `both backends used (a: ${a.seen.length}, b: ${b.seen.length} requests)`);
+		// n8n's resume URLs go by execution id: every link of one execution reaches the same backend
+		const executions = Array.from({ length: 20 }, (_, i) => i + 1);
+		const byExecution = await Promise.all(executions.map(async (id) => {
+			const links = [`?approved=true&signature=${id}a`, `?approved=false&signature=${id}b`, '?signature=c', '/node-x?signature=d'];
+			const bodies = new Set<string>();
+			for (const link of links) bodies.add((await httpRequest(`${nginx.url}/webhook-waiting/${id}/node-1${link}`)).body);
+			return [...bodies];
+		}));
+		check(byExecution.every((b) => b.length === 1), 'every /webhook-waiting/ URL of one execution goes to the same backend');
+		check(new Set(byExecution.flat()).size === 2, 'both backends used for /webhook-waiting/');
 		const post = await httpRequest(`${nginx.url}/echo`, 'POST', 'x'.repeat(100_000));
 		check(post.status === 200, 'POST with a 100 kB body proxied');
 		const dropped = await httpRequest(`${nginx.url}/drop`, 'POST', 'once');

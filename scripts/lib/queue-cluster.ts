@@ -2,10 +2,12 @@
  * n8n in queue mode on one host, as a user scales it out: PostgreSQL and Redis shared by a main
  * process (editor and REST API; N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true, so it serves no
  * production webhook), workers that run the executions and webhook processes that receive
- * production webhooks, with nginx in front of the webhook processes. Every n8n process has its
- * own user folder with this package installed in the Community Nodes layout (as on separate
- * hosts), the same encryption key, its own task broker port, and binary data kept in the
- * database (the mode that works across hosts without a licence).
+ * production webhooks and n8n's resume URLs (/webhook-waiting/: a main without production webhooks
+ * does not register that route either), with nginx in front of the webhook processes (resume URLs
+ * go by execution id, see services/nginx.ts). Every n8n process has its own user folder with this
+ * package installed in the Community Nodes layout (as on separate hosts), the same encryption key,
+ * its own task broker port, and binary data kept in the database (the mode that works across hosts
+ * without a licence).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -64,6 +66,13 @@ export interface QueueCluster {
 
 export const QUEUE_DATABASE = 'n8n';
 
+/**
+ * WEBHOOK_URL of every process: the public address a deployment sets everywhere. Workers build
+ * resume URLs from it, and n8n 1.x signs their host; the tests send such URLs to nginx or a
+ * webhook process with this Host header.
+ */
+export const QUEUE_PUBLIC_URL = 'http://n8n-queue.test/';
+
 export async function startQueueCluster(inst: N8nInstall, options: QueueClusterOptions): Promise<QueueCluster> {
 	const log = options.log ?? (() => undefined);
 	const workerCount = options.workers ?? 2;
@@ -117,6 +126,7 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
 			N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '15',
+			WEBHOOK_URL: QUEUE_PUBLIC_URL,
 		};
 		const logLevel = options.verbose ? 'debug' : 'info';
 		const start = (name: string, command: 'start' | 'worker' | 'webhook', folder: string, extra: NodeJS.ProcessEnv = {}, port?: number) =>

@@ -18,19 +18,20 @@ import { parseExecutionData } from '../../../bench/lib';
 import { findInstalled, TARGETS, type N8nInstall } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
 import { SEED } from '../../../simulator/seed';
+import type { RequestLogApi } from '../../../simulator/types';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext, WorkflowJson } from '../types';
 import { chain, node, PACKAGE } from '../workflow';
 
-const PUSH = '/bot/v2/message/push';
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+export const PUSH = '/bot/v2/message/push';
+export const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const PREVIEW_AGENTS = ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'facebookexternalhit/1.1'];
 /** Limit Wait Time of the timed-out case: 0.05 minutes = 3 s. */
 const LIMIT_MINUTES = 0.05;
 
 type Params = Record<string, unknown>;
 
-interface OpenInit {
+export interface OpenInit {
 	userAgent?: string;
 	/** Fields to POST as the form page says (its enctype), or urlencoded when there is no page. */
 	form?: Record<string, string>;
@@ -38,19 +39,19 @@ interface OpenInit {
 	from?: Page;
 }
 
-interface Button {
+export interface Button {
 	label: string;
 	linkUri: string;
 }
 
 /** The buttons template of a push. */
-interface Template {
+export interface Template {
 	title?: string;
 	text?: string;
 	actions: Button[];
 }
 
-interface Page {
+export interface Page {
 	status: number;
 	contentType: string;
 	/** The Content-Security-Policy header(s) the browser got. */
@@ -101,7 +102,7 @@ function cspAllowsPostingBack(csp: string): boolean {
 	});
 }
 
-function askWorkflow(hookPath: string, ask: Params, credential: { id: string; name: string }): WorkflowJson {
+export function askWorkflow(hookPath: string, ask: Params, credential: { id: string; name: string }): WorkflowJson {
 	const wf = chain([
 		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, { after: [] }),
 		node('Ask', `${PACKAGE}.workplaceBot`, 1, { resource: 'message', operation: 'sendAndWait', sendTo: 'user', userId: SEED.users.alice._id, ...ask }),
@@ -122,9 +123,9 @@ function formEnctype(page: Page): string {
 /** Whether the page has a form that posts back to the URL it was opened with (no action, or an empty one). */
 const postsBack = (page: Page) => /<form method="post"(?![^>]*\baction="[^"])[^>]*>/.test(page.text);
 
-const isHtml = (page: Page) => /^text\/html/.test(page.contentType) && /<html/i.test(page.text);
+export const isHtml = (page: Page) => /^text\/html/.test(page.contentType) && /<html/i.test(page.text);
 
-async function open(url: string, init: OpenInit = {}): Promise<Page> {
+export async function open(url: string, init: OpenInit = {}): Promise<Page> {
 	const headers: Record<string, string> = { 'user-agent': init.userAgent ?? BROWSER, accept: 'text/html' };
 	let body: FormData | string | undefined;
 	if (init.form && init.from && formEnctype(init.from) === 'multipart/form-data') {
@@ -150,8 +151,22 @@ async function open(url: string, init: OpenInit = {}): Promise<Page> {
 	};
 }
 
+/** The buttons template of the push whose text is `message`, once the platform got it. */
+export async function pushedTemplate(log: Pick<RequestLogApi, 'find'>, message: string, timeoutMs = 30_000): Promise<Template> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const push = log
+			.find({ method: 'POST', path: PUSH })
+			.map((r) => (r.body as { messages?: Array<{ template?: Template }> }).messages?.[0]?.template)
+			.find((t) => t?.text === message);
+		if (push) return push;
+		if (Date.now() > deadline) throw new Error(`no push with the message "${message}" reached the simulator`);
+		await sleep(100);
+	}
+}
+
 /** The resume URL's execution id (…/webhook-waiting/<executionId>/<nodeId>?…). */
-function executionIdOf(linkUri: string): string {
+export function executionIdOf(linkUri: string): string {
 	const parts = new URL(linkUri).pathname.split('/');
 	return parts[parts.length - 2];
 }
@@ -185,15 +200,7 @@ class Run {
 			if (res.status !== 404 || Date.now() > deadline) throw new Error(`POST ${url} answered ${res.status}`);
 			await sleep(250);
 		}
-		for (;;) {
-			const push = this.ctx.sim.log
-				.find({ method: 'POST', path: PUSH })
-				.map((r) => (r.body as { messages?: Array<{ template?: Template }> }).messages?.[0]?.template)
-				.find((t) => t?.text === message);
-			if (push) return push;
-			if (Date.now() > deadline) throw new Error(`no push with the message "${message}" reached the simulator`);
-			await sleep(100);
-		}
+		return pushedTemplate(this.ctx.sim.log, message, deadline - Date.now());
 	}
 
 	async status(executionId: string): Promise<string> {
