@@ -35,15 +35,23 @@ export function timedOutItem(responseType: ResponseType): INodeExecutionData {
 	return { json: { data }, pairedItem: { item: 0 } };
 }
 
-async function thread(ctx: IExecuteFunctions, itemIndex: number): Promise<{ gid: string; tid: string }> {
+type Recipient = { uid: string } | { gid: string; tid: string };
+
+/** Who gets the message, read and checked before anything is sent. */
+function readRecipient(ctx: IExecuteFunctions, itemIndex: number): Recipient {
 	if (ctx.getNodeParameter('sendTo', itemIndex, 'user') === 'group') {
 		const { gid, tid = '' } = groupRecipient(ctx, itemIndex, { topic: true });
 		return { gid, tid };
 	}
-	const { uid } = directRecipient(ctx, itemIndex);
+	return directRecipient(ctx, itemIndex);
+}
+
+/** The thread to push to: a group's, or the user's direct chat with the bot (looked up). */
+async function thread(ctx: IExecuteFunctions, itemIndex: number, recipient: Recipient): Promise<{ gid: string; tid: string }> {
+	if ('gid' in recipient) return recipient;
 	const { body } = await botRequest<IDataObject>(
 		ctx,
-		{ method: 'GET', path: apiPath`/bot/v2/groups/users/${uid}` },
+		{ method: 'GET', path: apiPath`/bot/v2/groups/users/${recipient.uid}` },
 		itemIndex,
 	);
 	return { gid: String(body?.gid ?? ''), tid: String(body?.tid ?? '') };
@@ -59,8 +67,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (!RESPONSE_TYPES.includes(responseType)) {
 		throw invalidInput(this, itemIndex, 'Response Type', 'must be "approval", "freeText" or "customForm"', responseType);
 	}
-	if (this.getNodeParameter('sendTo', itemIndex, 'user') === 'group') groupRecipient(this, itemIndex, { topic: true });
-	else directRecipient(this, itemIndex);
+	const recipient = readRecipient(this, itemIndex);
 	const text = requireString(this, itemIndex, 'message', 'Message');
 	const title = String(this.getNodeParameter('title', itemIndex, '') ?? '').trim();
 	const waitTill = readWaitTill(this, itemIndex);
@@ -78,7 +85,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const messages = pushMessages(message);
 	checkMessages(this, itemIndex, message, messages);
 
-	const { gid, tid } = await thread(this, itemIndex);
+	const { gid, tid } = await thread(this, itemIndex, recipient);
 	const { body } = await botRequest<unknown>(
 		this,
 		{ method: 'POST', path: '/bot/v2/message/push', body: { gid, tid, messages } },
