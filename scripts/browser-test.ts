@@ -183,7 +183,15 @@ function sendAndWaitHost(inst: N8nInstall, server: N8nServer, sim: Simulator): S
 				body: JSON.stringify({ message }),
 			});
 			if (answer.status !== 200) throw new Error(`the webhook answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-			return (await pushedTemplate(sim.log, message)).actions.map((a) => a.linkUri);
+			const links = (await pushedTemplate(sim.log, message)).actions.map((a) => a.linkUri);
+			// The push leaves before n8n has saved the execution as waiting; a link opened in between
+			// gets n8n's 409 "running already", so open them once it waits, as a person would.
+			const executionId = executionIdOf(links[0]);
+			for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(250)) {
+				const execution = await server.rest<{ status: string }>('GET', `/executions/${executionId}`);
+				if (execution.status === 'waiting') break;
+			}
+			return links;
 		},
 		async outcome(executionId) {
 			const deadline = Date.now() + 60_000;
