@@ -4,6 +4,7 @@
  * (npm run simulator -- --port 3900)
  */
 import { isUnauthorizedBodyShape, UNAUTHORIZED_BODY_SHAPES } from './errors';
+import { parseRateLimit } from './rateLimit';
 import { startSimulator } from './server';
 import { SEED } from './seed';
 import { SimulatorOptions } from './types';
@@ -12,6 +13,8 @@ const USAGE = `Usage: node build/simulator/cli.js [options]
   --port N            listen port (env SIMULATOR_PORT, default 3900; 0 = random)
   --host H            listen address (default 127.0.0.1)
   --latency MS        latency added to every non-control response (default 0)
+  --rate-limit R[/B]  the platform's rate limit on every API interface: R requests per second,
+                      bursts of B (default R); beyond it 429 with Retry-After (default: none)
   --token-ttl S       OAuth access token lifetime in seconds (default 3600)
   --max-upload BYTES  maximum knowledge file size (default 1073741824)
   --upload-field NAME multipart field name of the knowledge file part (default file)
@@ -46,6 +49,16 @@ function parseArgs(argv: string[]): { opts: SimulatorOptions; json: boolean } {
 			case '--latency':
 				opts.latencyMs = num(flag, next());
 				break;
+			case '--rate-limit': {
+				const value = next() ?? '';
+				try {
+					opts.rateLimit = parseRateLimit(value);
+				} catch (e) {
+					console.error(`invalid value for ${flag}: ${(e as Error).message}\n${USAGE}`);
+					process.exit(2);
+				}
+				break;
+			}
 			case '--token-ttl':
 				opts.tokenTtlSeconds = num(flag, next());
 				break;
@@ -88,7 +101,7 @@ async function main(): Promise<void> {
 	if (json) {
 		console.log(JSON.stringify({ base_url: sim.url, knowledge_url: sim.knowledgeUrl, control_url: sim.controlUrl, credentials: c, taskReadOnlyJwt: sim.state.taskReadOnlyJwt }));
 	} else {
-		console.log(`Workplace platform simulator listening (latency ${opts.latencyMs ?? 0} ms, 401 bodies: ${opts.unauthorizedBody ?? 'interface'})
+		console.log(`Workplace platform simulator listening (latency ${opts.latencyMs ?? 0} ms, rate limit ${opts.rateLimit ? `${opts.rateLimit.rate}/s, burst ${opts.rateLimit.burst ?? opts.rateLimit.rate}` : 'none'}, 401 bodies: ${opts.unauthorizedBody ?? 'interface'})
   base_url       ${sim.url}
   knowledge_url  ${sim.knowledgeUrl}
   control API    ${sim.controlUrl}   (GET /requests, POST /faults, POST /reset, GET /state, ...)

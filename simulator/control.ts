@@ -2,9 +2,10 @@
 import { IncomingMessage, ServerResponse } from 'http';
 import { drain } from './body';
 import type { FaultRegistry } from './faults';
+import { parseRateLimit, type RateLimits } from './rateLimit';
 import type { RequestLog } from './log';
 import type { SimulatorState } from './state';
-import { FaultRule, SimulatorCredentials } from './types';
+import { FaultRule, InterfaceName, SimulatorCredentials } from './types';
 import { isPlainObject } from './util';
 import { sendWebhook, WebhookDelivery, WebhookOptions } from './webhook-sender';
 
@@ -72,6 +73,7 @@ export interface ControlledSimulator {
 	readonly credentials: SimulatorCredentials;
 	readonly log: RequestLog;
 	readonly faults: FaultRegistry;
+	readonly rateLimits: RateLimits;
 	readonly state: SimulatorState;
 	readonly latencyMs: number;
 	setLatency(ms: number): void;
@@ -123,6 +125,26 @@ export async function handleControl(sim: ControlledSimulator, req: IncomingMessa
 			await drain(req);
 			sim.expireTokens();
 			return send(res, 204);
+		}
+		if (route === '/rate-limit') {
+			if (m === 'GET') return send(res, 200, sim.rateLimits.list());
+			if (m === 'DELETE') {
+				await drain(req);
+				sim.rateLimits.clear();
+				return send(res, 204);
+			}
+			if (m === 'POST') {
+				// {"rate": 50, "burst": 10, "interface": "bot"} or {"limit": "50/10"}; rate 0 removes
+				const j = await readJson(req);
+				if (!isPlainObject(j)) return send(res, 400, { error: 'body must be {"rate": R, "burst"?: B, "interface"?: name}' });
+				try {
+					const rule = typeof j.limit === 'string' ? parseRateLimit(j.limit) : { rate: Number(j.rate), ...(j.burst !== undefined ? { burst: Number(j.burst) } : {}) };
+					sim.rateLimits.set(rule, typeof j.interface === 'string' ? (j.interface as InterfaceName) : undefined);
+				} catch (e) {
+					return send(res, 400, { error: (e as Error).message });
+				}
+				return send(res, 200, sim.rateLimits.list());
+			}
 		}
 		if (route === '/latency') {
 			if (m === 'GET') return send(res, 200, { ms: sim.latencyMs });

@@ -10,6 +10,7 @@ import { Ctx, RouteDef, SimConfig, SimCore } from './context';
 import { ControlledSimulator, handleControl } from './control';
 import { interfaceError, isUnauthorizedBodyShape, UNAUTHORIZED_BODY_SHAPES } from './errors';
 import { ActiveFault, faultAfterBody, faultAnswers, FaultRegistry } from './faults';
+import { RateLimits } from './rateLimit';
 import { botRoutes } from './handlers/bot';
 import { formRoutes } from './handlers/form';
 import { knowledgeRoutes } from './handlers/knowledge';
@@ -35,6 +36,8 @@ export interface Simulator {
 	credentials: SimulatorCredentials;
 	log: RequestLog;
 	faults: FaultRegistry;
+	/** The platform's rate limit per interface (rateLimit.ts). */
+	rateLimits: RateLimits;
 	state: SimulatorState;
 	setLatency(ms: number): void;
 	/** every issued bot access token becomes invalid (401 on next use) */
@@ -87,6 +90,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 	readonly config: SimConfig;
 	readonly log: RequestLog;
 	readonly faults = new FaultRegistry();
+	readonly rateLimits = new RateLimits();
 	readonly state: SimulatorState;
 	readonly store: BlobStore;
 	latencyMs: number;
@@ -109,6 +113,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 			throw new Error(`unauthorizedBody must be one of ${UNAUTHORIZED_BODY_SHAPES.join(', ')}`);
 		}
 		this.latencyMs = this.initialLatency = options.latencyMs ?? 0;
+		if (options.rateLimit) this.rateLimits.set(options.rateLimit);
 		this.log = new RequestLog(options.maxLogEntries ?? 10000);
 		const base = options.tempDir ?? os.tmpdir();
 		fs.mkdirSync(base, { recursive: true });
@@ -155,12 +160,14 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		this.state.expireTokens();
 	}
 
-	/** Control `POST /__sim/reset`: state reseeded, log and faults cleared, latency back to the start value. */
+	/** Control `POST /__sim/reset`: state reseeded, log and faults cleared, latency and rate limit back to the start values. */
 	resetAll(): void {
 		this.state.reset();
 		this.faults.clear();
 		this.log.clear();
 		this.latencyMs = this.initialLatency;
+		this.rateLimits.clear();
+		if (this.options.rateLimit) this.rateLimits.set(this.options.rateLimit);
 	}
 
 	configure(j: Record<string, unknown>): void {
@@ -177,7 +184,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 
 	publicConfig(): Record<string, unknown> {
 		const { credentials: _c, ...rest } = this.config;
-		return { ...rest, latencyMs: this.latencyMs, tempDir: this.store.dir };
+		return { ...rest, latencyMs: this.latencyMs, rateLimits: this.rateLimits.list(), tempDir: this.store.dir };
 	}
 
 	async close(): Promise<void> {
@@ -230,6 +237,13 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		});
 		const ctx = new Ctx(req, res, url, entry, iface, this);
 		try {
+			const admission = this.rateLimits.admit(iface);
+			if (!admission.admitted) {
+				// refused on arrival, before anything is read or done
+				entry.rateLimited = true;
+				entry.bodySize = Number(req.headers['content-length'] ?? 0) || 0;
+				return await ctx.json(429, interfaceError(iface, 429), { 'retry-after': String(admission.retryAfterSeconds) });
+			}
 			const rule: ActiveFault | undefined = this.faults.take(method, p, iface);
 			const routePath = p.length > 1 ? p.replace(/\/+$/, '') : p;
 			const { route, params, allowed } = this.match(method, routePath);

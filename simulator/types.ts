@@ -20,6 +20,8 @@ export interface SimulatorOptions {
 	host?: string;
 	/** Latency added to every non-control response. */
 	latencyMs?: number;
+	/** The platform's rate limit on every API interface (see rateLimit.ts); none by default. */
+	rateLimit?: { rate: number; burst?: number };
 	credentials?: Partial<SimulatorCredentials>;
 	/** OAuth access token lifetime (expires_in, seconds). Default 3600. */
 	tokenTtlSeconds?: number;
@@ -70,6 +72,8 @@ export interface LoggedRequest {
 	status: number;
 	/** id of the fault rule that answered instead of the normal handler */
 	fault?: string;
+	/** answered 429 by the platform's rate limit (rateLimit.ts), not processed */
+	rateLimited?: boolean;
 }
 
 export interface FaultRule {
