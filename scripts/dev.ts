@@ -16,7 +16,7 @@
  * 3. the five credentials (pointing at the simulator) and examples/*.json are imported with n8n's
  *    CLI (same ids each time: an example you changed in the editor is replaced);
  * 4. `n8n start` on http://localhost:5678, the owner account is set up, its login printed, and
- *    the examples started by a Workplace Trigger are activated (their webhook URLs printed).
+ *    the examples started by a Workplace Trigger or a Webhook node are activated (their URLs printed).
  * --watch: `tsc --watch` rebuilds the nodes; after each successful rebuild n8n is stopped, the
  * package reinstalled and n8n started again.
  * Ctrl-C stops n8n (with its task runners), the simulator and the compiler.
@@ -29,9 +29,11 @@ import * as path from 'node:path';
 import {
 	activateWorkflow,
 	importExamples,
+	isServerStarted,
 	isTriggerStarted,
 	loadExamples,
 	triggerWebhookUrl,
+	webhookNodeUrl,
 	type SimulatorInfo,
 } from './lib/examples';
 import {
@@ -132,7 +134,7 @@ async function main(): Promise<void> {
 			const settings = await s.rest<{ userManagement?: { showSetupOnFirstLoad?: boolean } }>('GET', '/settings');
 			if (settings.userManagement?.showSetupOnFirstLoad === false) await s.login();
 			else await s.setupOwner();
-			for (const e of examples.filter(isTriggerStarted)) {
+			for (const e of examples.filter(isServerStarted)) {
 				try {
 					await activateWorkflow(s, e.id);
 				} catch (err) {
@@ -156,7 +158,10 @@ n8n ${target.n8nVersion} (Node ${inst.node.version}) with n8n-nodes-workplace is
   examples:    ${examples.length} workflows from examples/ (Overview > Workflows), e.g. open
                "${examples.find((e) => e.file === 'bot-buttons-to-direct-chat.json')?.name ?? examples[0].name}"
                and click "Execute workflow"
-  active:      ${triggers.map((e) => `"${e.name}"\n               ${triggerWebhookUrl(url, e)}`).join('\n               ')}
+  active:      ${examples
+		.filter(isServerStarted)
+		.map((e) => `"${e.name}"\n               ${isTriggerStarted(e) ? triggerWebhookUrl(url, e) : webhookNodeUrl(url, e)}`)
+		.join('\n               ')}
   try it:      node build/simulator/send-webhook.js ${replyFlow ? triggerWebhookUrl(url, replyFlow) : '<webhook url>'} --text "Hello bot"
                curl ${sim.controlUrl}/requests     (the bot's reply: POST /bot/v2/message/push)
   user folder: ${userFolder}

@@ -100,6 +100,21 @@ export function isTriggerStarted(example: ExampleWorkflow): boolean {
 	return example.nodes.some((n) => n.type.endsWith('.workplaceTrigger'));
 }
 
+/** The n8n Webhook node that starts an example, if one does. */
+function webhookNode(example: ExampleWorkflow) {
+	return example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+}
+
+/** Workflows started by n8n's Webhook node: they run once activated, when their URL is called. */
+export function isWebhookStarted(example: ExampleWorkflow): boolean {
+	return webhookNode(example) !== undefined;
+}
+
+/** Workflows that run in a started n8n only (activated), not with `n8n execute`. */
+export function isServerStarted(example: ExampleWorkflow): boolean {
+	return isTriggerStarted(example) || isWebhookStarted(example);
+}
+
 /** The example as `n8n import:workflow` takes it (without our `file` key, inactive). */
 export function importable(example: ExampleWorkflow): Record<string, unknown> {
 	const { file: _file, ...workflow } = example;
@@ -131,6 +146,13 @@ export async function activateWorkflow(server: N8nServer, id: string): Promise<v
 	const wf = await server.rest<{ versionId?: string; active?: boolean }>('GET', `/workflows/${id}`);
 	if (wf.active) return;
 	await server.rest('POST', `/workflows/${id}/activate`, { versionId: wf.versionId });
+}
+
+/** Production URL of an example's Webhook node: `<n8n>/webhook/<path>`. */
+export function webhookNodeUrl(serverUrl: string, example: ExampleWorkflow): string {
+	const hook = webhookNode(example);
+	if (!hook) throw new Error(`${example.file} has no Webhook node`);
+	return `${serverUrl.replace(/\/$/, '')}/webhook/${String(hook.parameters.path)}`;
 }
 
 /** Production URL of a Workplace Trigger: `<n8n>/webhook/<webhookId>/webhook`. */

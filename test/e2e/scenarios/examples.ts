@@ -4,11 +4,13 @@
  *
  * - Examples started by a Manual Trigger run with `n8n execute`; the assertions check the output
  *   items and what the simulator received.
- * - Examples started by a Workplace Trigger run in before(): a user folder prepared exactly as
- *   `npm run dev` prepares it (package copied from the runner's folder, credentials and examples
- *   imported with n8n's CLI), `n8n start`, the examples activated through the REST API, a signed
- *   delivery posted by the simulator's webhook sender, then the execution n8n recorded and the
- *   bot's reply at the simulator are checked. The executed workflow is a placeholder.
+ * - Examples started by a Workplace Trigger or a Webhook node run in before(): a user folder
+ *   prepared exactly as `npm run dev` prepares it (package copied from the runner's folder,
+ *   credentials and examples imported with n8n's CLI), `n8n start`, the examples activated through
+ *   the REST API. A trigger example gets a signed delivery from the simulator's webhook sender; the
+ *   approval example gets two drafts POSTed to its Webhook node, and the reviewer's buttons in the
+ *   pushes are clicked as a browser would (Publish on one, Decline on the other). The executions
+ *   n8n recorded and what the simulator received are checked. The executed workflow is a placeholder.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -22,16 +24,19 @@ import {
 	EXAMPLE_CREDENTIALS,
 	importable,
 	importExamples,
+	isServerStarted,
 	isTriggerStarted,
 	loadExample,
 	loadExamples,
 	triggerWebhookUrl,
+	webhookNodeUrl,
 	type ExampleWorkflow,
 	type SimulatorInfo,
 } from '../../../scripts/lib/examples';
 import { createUserFolder, fetchWebhook, findInstalled, settledExecutions, startN8nServer, TARGETS, type ExecutionSummary, type N8nServer } from '../../../scripts/lib/n8n';
 import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest, WorkflowJson } from '../types';
 import { chain, manualTrigger, set } from '../workflow';
+import { executionIdOf, open, pushedTemplate, type Button } from './send-and-wait';
 import { requestLines, sha256 } from '../workplace';
 
 const credentials: ScenarioCredential[] = EXAMPLE_CREDENTIALS.map((c) => ({
@@ -206,6 +211,21 @@ interface TriggerReport {
 	activeIds: string[];
 	pushes: LoggedRequest[];
 	bobReply?: unknown;
+	approval?: ApprovalReport;
+}
+
+/** flow-approve-before-publishing.json: one draft published, one declined. */
+interface ApprovalReport {
+	/** The Webhook node's answers to the two POSTs. */
+	posted: number[];
+	buttons: { published: Button[]; declined: Button[] };
+	/** Execution statuses right after the pushes (both waiting) and after the clicks. */
+	waiting: string[];
+	finished: string[];
+	/** The pages the clicks got. */
+	clicks: Array<{ status: number; recorded: boolean }>;
+	/** Requests of the approval flow at the simulator, token requests left out. */
+	requests: LoggedRequest[];
 }
 
 const reports = new Map<string, TriggerReport>();
@@ -224,7 +244,7 @@ async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> 
 		server = await startN8nServer(inst, { userFolder, logLevel: 'warn' });
 		await server.setupOwner();
 		const triggered = loadExamples().filter(isTriggerStarted);
-		for (const e of triggered) await activateWorkflow(server, e.id);
+		for (const e of loadExamples().filter(isServerStarted)) await activateWorkflow(server, e.id);
 		const active = await server.rest<Array<{ id: string; active: boolean }>>('GET', '/workflows');
 		const activeIds = active.filter((w) => w.active).map((w) => w.id);
 
@@ -247,6 +267,7 @@ async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> 
 		}
 		report.pushes = ctx.sim.log.find({ method: 'POST', path: '/bot/v2/message/push' });
 		report.bobReply = state(ctx).sentMessages({ uid: bob._id }).at(-1)?.content;
+		report.approval = await runApprovalExample(ctx, server);
 		return report;
 	} catch (e) {
 		const out = server ? `\n--- n8n start output (tail) ---\n${server.output().split('\n').slice(-30).join('\n')}` : '';
@@ -259,8 +280,96 @@ async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> 
 	}
 }
 
+const APPROVAL_FILE = 'flow-approve-before-publishing.json';
+const DRAFTS = {
+	published: { fileName: 'vpn-setup.md', content: '# VPN setup\n\n1. Install the client\n2. Sign in with your work account ✓\n', authorId: bob._id },
+	declined: { fileName: 'draft-holiday-rules.md', content: '# Holiday rules (draft)\n', authorId: bob._id },
+};
+const reviewQuestion = (fileName: string) => `"${fileName}" is waiting for review before it goes into the Product FAQ. Publish it?`;
+
+/** Two drafts through the approval example: the reviewer publishes the first and declines the second. */
+async function runApprovalExample(ctx: ScenarioContext, server: N8nServer): Promise<ApprovalReport> {
+	const example = loadExample(APPROVAL_FILE);
+	const url = webhookNodeUrl(server.url, example);
+	ctx.sim.log.clear();
+	const posted: number[] = [];
+	const buttons = {} as ApprovalReport['buttons'];
+	for (const [outcome, draft] of Object.entries(DRAFTS) as Array<[keyof typeof DRAFTS, (typeof DRAFTS)['published']]>) {
+		const res = await fetchWebhook(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(draft) });
+		posted.push(res.status);
+		buttons[outcome] = (await pushedTemplate(ctx.sim.log, reviewQuestion(draft.fileName))).actions;
+	}
+	const executionIds = [executionIdOf(buttons.published[0].linkUri), executionIdOf(buttons.declined[1].linkUri)];
+	const statusOf = async (id: string) => String((await server.rest<{ status: string }>('GET', `/executions/${id}`)).status);
+	const waiting = await Promise.all(executionIds.map(statusOf));
+	const clicks = [];
+	for (const button of [buttons.published[0], buttons.declined[1]]) {
+		const page = await open(button.linkUri);
+		clicks.push({ status: page.status, recorded: /recorded/i.test(page.text) });
+	}
+	await settledExecutions(server, example.id);
+	const finished = await Promise.all(executionIds.map(statusOf));
+	return { posted, buttons, waiting, finished, clicks, requests: calls(ctx) };
+}
+
+function checkApprovalExample(report: TriggerReport, ctx: ScenarioContext): void {
+	const approval = report.approval;
+	assert.ok(approval, 'the approval example ran');
+	assert.deepEqual(approval.posted, [200, 200]);
+	for (const actions of [approval.buttons.published, approval.buttons.declined]) {
+		assert.deepEqual(
+			actions.map((a) => a.label),
+			['Publish', 'Decline'],
+		);
+	}
+	assert.deepEqual(approval.waiting, ['waiting', 'waiting'], 'both executions wait for the reviewer');
+	assert.deepEqual(approval.clicks, [
+		{ status: 200, recorded: true },
+		{ status: 200, recorded: true },
+	]);
+	assert.deepEqual(approval.finished, ['success', 'success']);
+
+	// Two pushes to alice, then the published draft uploaded and announced, the declined one reported to bob.
+	const p = knowledgePrefix(ctx);
+	const aliceChat = state(ctx).directChat(alice._id);
+	assert.ok(aliceChat, 'alice has a direct chat with the bot');
+	const lines = requestLines(approval.requests);
+	const expectedLines = [
+		`GET /bot/v2/groups/users/${alice._id}`,
+		'POST /bot/v2/message/push',
+		`GET /bot/v2/groups/users/${alice._id}`,
+		'POST /bot/v2/message/push',
+		`POST ${p}/knowledge/${faq.id}/files`,
+		'POST /bot/v1/group/message',
+		'POST /bot/v1/direct/message',
+	];
+	assert.deepEqual([...lines].sort(), [...expectedLines].sort(), lines.join('\n'));
+	assert.deepEqual(lines.slice(0, 4), expectedLines.slice(0, 4), 'both questions are sent before any answer');
+	const [push] = approval.requests.filter((r) => r.path === '/bot/v2/message/push');
+	assert.deepEqual((push.body as { gid: string; tid: string }).gid, aliceChat.gid);
+
+	const upload = approval.requests.find((r) => r.path.endsWith('/files'));
+	const file = upload?.multipart?.files[0];
+	assert.equal(file?.filename, DRAFTS.published.fileName);
+	assert.equal(file?.sha256, sha256(DRAFTS.published.content));
+	const stored = state(ctx).knowledgeFiles(faq.id).filter((f) => [DRAFTS.published.fileName, DRAFTS.declined.fileName].includes(f.name));
+	assert.deepEqual(
+		stored.map((f) => f.name),
+		[DRAFTS.published.fileName],
+		'only the approved draft is in the Product FAQ',
+	);
+
+	const announced = approval.requests.find((r) => r.path === '/bot/v1/group/message');
+	assert.ok(JSON.stringify(announced?.body).includes(`Reviewed and published in the Product FAQ: ${DRAFTS.published.fileName}`), JSON.stringify(announced?.body));
+	const told = approval.requests.find((r) => r.path === '/bot/v1/direct/message');
+	assert.deepEqual(told?.body, {
+		uid: bob._id,
+		message: { type: 'text', data: `The reviewer declined "${DRAFTS.declined.fileName}", so it was not published.` },
+	});
+}
+
 const triggerExamples: Scenario = {
-	name: 'example: trigger-receive-messages.json and flow-reply-to-bot-messages.json (activated in n8n start)',
+	name: `example: trigger-receive-messages.json, flow-reply-to-bot-messages.json and ${APPROVAL_FILE} (activated in n8n start)`,
 	timeoutMs: 60_000,
 	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger examples run in before()' })]),
 	async before(ctx) {
@@ -311,6 +420,7 @@ const triggerExamples: Scenario = {
 		};
 		assert.deepEqual(report.pushes[0].body, { gid: bobChat.gid, tid: bobChat.tid, messages: [expected] });
 		assert.deepEqual(report.bobReply, expected);
+		checkApprovalExample(report, ctx);
 	},
 };
 
@@ -321,6 +431,7 @@ const covered = new Set([
 	...scenarios.map((s) => s.name.replace(/^example: /, '')).filter((n) => n.endsWith('.json')),
 	'trigger-receive-messages.json',
 	'flow-reply-to-bot-messages.json',
+	APPROVAL_FILE,
 ]);
 const missing = loadExamples().filter((e) => !covered.has(e.file));
 if (missing.length) throw new Error(`examples without an e2e scenario: ${missing.map((e) => e.file).join(', ')}`);
