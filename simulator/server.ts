@@ -98,6 +98,8 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 	private readonly routes: CompiledRoute[];
 	private readonly server: Server;
 	private closed = false;
+	/** Requests under way per interface (LoggedRequest.inFlight). */
+	private readonly underWay = new Map<string, number>();
 
 	constructor(private readonly options: SimulatorOptions = {}) {
 		this.credentials = { ...DEFAULT_CREDENTIALS, ...options.credentials };
@@ -236,6 +238,9 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 			...(ct !== undefined ? { contentType: ct } : {}),
 		});
 		const ctx = new Ctx(req, res, url, entry, iface, this);
+		const underWay = (this.underWay.get(iface) ?? 0) + 1;
+		this.underWay.set(iface, underWay);
+		entry.inFlight = underWay;
 		try {
 			const admission = this.rateLimits.admit(iface);
 			if (!admission.admitted) {
@@ -299,6 +304,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 			await route.handler(ctx);
 			if (!ctx.answered) await ctx.error(500, 'handler did not answer');
 		} finally {
+			this.underWay.set(iface, (this.underWay.get(iface) ?? 1) - 1);
 			for (const f of ctx.body.files ?? []) {
 				const blob = f.sink.result();
 				if (blob && !ctx.claimed.has(blob)) blob.dispose();

@@ -74,6 +74,8 @@ export interface LoggedRequest {
 	fault?: string;
 	/** answered 429 by the platform's rate limit (rateLimit.ts), not processed */
 	rateLimited?: boolean;
+	/** requests to the same interface under way when this one arrived, itself included */
+	inFlight?: number;
 }
 
 export interface FaultRule {

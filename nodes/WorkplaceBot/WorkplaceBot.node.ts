@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { actionNodeProperties, OPERATION_SUBTITLE, requestOptionsWithConcurrency } from '../shared/descriptions/actionNode';
+import { actionNodeProperties, OPERATION_SUBTITLE } from '../shared/descriptions/actionNode';
 import { operationsOf } from '../shared/resource';
 import { routeOperations } from '../shared/router';
 import * as directMessage from './actions/directMessage';
@@ -78,7 +78,6 @@ export class WorkplaceBot implements INodeType {
 				],
 				default: 'directMessage',
 			},
-			requestOptionsWithConcurrency,
 		),
 	};
 
@@ -91,7 +90,6 @@ export class WorkplaceBot implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { concurrency = 5 } = this.getNodeParameter('requestOptions', 0, {}) as { concurrency?: number };
-		return await routeOperations.call(this, operationsOf(resources), { concurrency });
+		return await routeOperations.call(this, operationsOf(resources));
 	}
 }

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { AdaptiveLimiter, handLimiter } from './transport/limiter';
 import { handRetryPolicy, readRetryPolicy } from './transport/retryPolicy';
 
 /** What an operation returns for one input item: records, or ready-made items (binary). */
@@ -20,11 +21,54 @@ export interface OperationModule {
 	 * one conversation are sent one after another in item order; others may run concurrently.
 	 */
 	conversationKey?(this: IExecuteFunctions, itemIndex: number): string;
+	/** At most this many items of the operation at once (e.g. file uploads, for memory). */
+	maxAtOnce?: number;
 }
 
 export interface RouteOptions {
-	/** How many conversations are worked on at once (1 = every item in order). */
-	concurrency?: number;
+	/**
+	 * "Max Concurrency": the most conversations worked on at once (1 = every item in order). The
+	 * calls in flight adapt below it (transport/limiter.ts).
+	 */
+	maxConcurrency?: number;
+}
+
+/** "Request Options > Max Concurrency" when the node does not set it. */
+export const DEFAULT_MAX_CONCURRENCY = 50;
+
+/** The node's "Max Concurrency" (saved as `concurrency`; a value saved before it adapted becomes the maximum). */
+export function readMaxConcurrency(ctx: IExecuteFunctions): number {
+	const { concurrency } = ctx.getNodeParameter('requestOptions', 0, {}) as { concurrency?: number };
+	return concurrency ?? DEFAULT_MAX_CONCURRENCY;
+}
+
+/** Counts the items of each capped operation under way (OperationModule.maxAtOnce). */
+class OperationCaps {
+	private readonly running = new Map<OperationModule, number>();
+	private readonly waiting = new Map<OperationModule, Array<() => void>>();
+
+	async enter(module: OperationModule): Promise<void> {
+		const cap = module.maxAtOnce;
+		if (cap === undefined) return;
+		const running = this.running.get(module) ?? 0;
+		if (running < cap) {
+			this.running.set(module, running + 1);
+			return;
+		}
+		// the slot is handed over by leave()
+		await new Promise<void>((resolve) => {
+			const queue = this.waiting.get(module) ?? [];
+			queue.push(resolve);
+			this.waiting.set(module, queue);
+		});
+	}
+
+	leave(module: OperationModule): void {
+		if (module.maxAtOnce === undefined) return;
+		const next = this.waiting.get(module)?.shift();
+		if (next) next();
+		else this.running.set(module, (this.running.get(module) ?? 1) - 1);
+	}
 }
 
 export type ResourceMap = Record<string, Record<string, OperationModule>>;
@@ -88,12 +132,18 @@ async function runItem(
 	ctx: IExecuteFunctions,
 	resources: ResourceMap,
 	itemIndex: number,
+	caps: OperationCaps,
 ): Promise<INodeExecutionData[]> {
 	try {
 		const module = moduleFor(ctx, resources, itemIndex);
 		// The transport retries this item's calls as its "Request Options" say.
 		handRetryPolicy(ctx, itemIndex, readRetryPolicy(ctx, itemIndex));
-		return toItems(await module.execute.call(ctx, itemIndex), itemIndex);
+		await caps.enter(module);
+		try {
+			return toItems(await module.execute.call(ctx, itemIndex), itemIndex);
+		} finally {
+			caps.leave(module);
+		}
 	} catch (error) {
 		if (ctx.continueOnFail()) return [errorItem(error as Error, itemIndex)];
 		return rethrow(ctx, error, itemIndex);
@@ -123,9 +173,10 @@ function conversations(ctx: IExecuteFunctions, resources: ResourceMap, count: nu
  * item becomes an error item and the others go on; every output item is paired with
  * the input item it came from, and outputs keep input order.
  *
- * With `concurrency` > 1, up to that many conversations are worked on at once, each one
- * strictly in item order. Without Continue On Fail the first failure stops new items from
- * starting; calls already under way finish, then the node fails with that error.
+ * With `maxConcurrency` > 1, up to that many conversations are worked on at once, each one
+ * strictly in item order; the node run's limiter (handed to the transport) decides how many
+ * calls are in flight and how fast they leave. Without Continue On Fail the first failure stops
+ * new items from starting; calls already under way finish, then the node fails with that error.
  */
 export async function routeOperations(
 	this: IExecuteFunctions,
@@ -134,11 +185,13 @@ export async function routeOperations(
 ): Promise<INodeExecutionData[][]> {
 	const count = this.getInputData().length;
 	const results: INodeExecutionData[][] = new Array(count);
-	const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+	const concurrency = Math.max(1, Math.floor(options.maxConcurrency ?? readMaxConcurrency(this)));
+	handLimiter(this, new AdaptiveLimiter(concurrency));
+	const caps = new OperationCaps();
 
 	if (concurrency === 1 || count <= 1) {
 		for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-			results[itemIndex] = await runItem(this, resources, itemIndex);
+			results[itemIndex] = await runItem(this, resources, itemIndex, caps);
 		}
 		return [results.flat()];
 	}
@@ -150,7 +203,7 @@ export async function routeOperations(
 			for (const itemIndex of group) {
 				if (failure) return;
 				try {
-					results[itemIndex] = await runItem(this, resources, itemIndex);
+					results[itemIndex] = await runItem(this, resources, itemIndex, caps);
 				} catch (error) {
 					failure ??= { error };
 					return;

@@ -5,15 +5,25 @@ import type { Resource, SelectorChoices } from '../resource';
 /** The subtitle of every action node: the chosen operation and resource, e.g. "create: form". */
 export const OPERATION_SUBTITLE = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
 
-/** "Request Options", shown on every operation of every action node. Defaults match DEFAULT_RETRY_POLICY. */
+/** "Request Options", shown on every operation of every action node. Defaults match DEFAULT_RETRY_POLICY and DEFAULT_MAX_CONCURRENCY. */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
 	type: 'collection',
 	placeholder: 'Add option',
 	default: {},
-	description: 'How the node waits and retries when the platform is busy',
+	description: 'How many calls the node makes at once, and how it waits and retries when the platform is busy',
 	options: [
+		{
+			displayName: 'Max Concurrency',
+			// saved as "concurrency": a value saved when it was a fixed number becomes the maximum
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 200 },
+			default: 50,
+			description:
+				'Most items worked on at once. Below it the node adapts: more calls while the platform answers, fewer and paced after a 429 (rate limit). Items for the same user, group, thread or knowledge base always go one after another, in item order.',
+		},
 		{
 			displayName: 'Max Rate Limit Retries',
 			name: 'maxRateLimitRetries',
@@ -41,23 +51,6 @@ export const requestOptionsProperty: INodeProperties = {
 			description:
 				'How many times a call the platform can safely receive twice (a read, replace or delete, or a create sent with an idempotency key) is retried after a 5xx answer or a lost connection. Other creates, uploads and sends are never retried after these, so nothing is created twice.',
 		},
-	],
-};
-
-/** "Request Options" with a "Concurrency" option, for nodes whose router runs conversations in parallel. */
-export const requestOptionsWithConcurrency: INodeProperties = {
-	...requestOptionsProperty,
-	options: [
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 50 },
-			default: 5,
-			description:
-				'How many conversations are sent to at once. Items for the same user, group or thread are always sent one after another, in item order.',
-		},
-		...(requestOptionsProperty.options as INodeProperties[]),
 	],
 };
 

@@ -4,13 +4,21 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { Send } from './attempt';
 import { attempt, headerValue, isCancellation, networkErrorCode, readErrorBody } from './attempt';
 import { connectionError, parsePlatformError, platformApiError } from './errors';
+import type { CallOutcome } from './limiter';
+import { getLimiter } from './limiter';
 import { backoffMs, getRetryPolicy, parseRetryAfter } from './retryPolicy';
 import { sharedTokenFor } from './token';
-import type { Sent } from './tokenCall';
+import type { Sent, TokenFailure } from './tokenCall';
 import { sendWithSharedToken, tokenError, tokenFailure } from './tokenCall';
 import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './index';
 
 const IDEMPOTENT_METHODS = new Set<string>(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * Token requests the platform refused for good (e.g. a wrong client secret), per node run: the
+ * run's other items fail with the same reason without asking again.
+ */
+const refusedTokens = new WeakMap<object, Map<string, TokenFailure>>();
 
 const credentialReads = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
 
@@ -48,6 +56,9 @@ async function credentialsFor(
  * with an Idempotency-Key): a POST that may have reached the platform is never sent twice.
  * A 401 on a credential with a process-wide token (token.ts) renews the token and sends the
  * call again; a token request that fails sends nothing, so it is retried like a lost connection.
+ *
+ * In a node run every attempt first waits for the run's limiter (limiter.ts), which learns from
+ * each answer how many calls may be in flight and, after a 429, how fast they may leave.
  */
 export async function workplaceRequest<T = unknown>(
 	ctx: RequestContext,
@@ -103,18 +114,39 @@ export async function workplaceRequest<T = unknown>(
 		)) as WorkplaceResponse<unknown>;
 	};
 
+	const limiter = getLimiter(ctx);
+	const sendOnce = async (): Promise<Sent> => {
+		const permit = await limiter?.acquire();
+		let callOutcome: CallOutcome = 'answered';
+		try {
+			const refused = refusedTokens.get(ctx)?.get(api.credentialType);
+			if (refused) throw tokenError(node, refused, itemIndex);
+			const sent: Sent = sharedToken && tokenSpec
+				? await sendWithSharedToken(sharedToken, tokenSpec, credentials, (tokenData) => send(request, tokenData))
+				: { outcome: await attempt(send(request), true) };
+			if ('networkError' in sent.outcome && !isCancellation(ctx, sent.outcome.networkError)) callOutcome = 'connectionError';
+			if ('response' in sent.outcome && sent.outcome.response.statusCode === 429) callOutcome = 'throttled';
+			return sent;
+		} finally {
+			if (permit) limiter?.release(permit, callOutcome);
+		}
+	};
+
 	let rateLimitRetries = 0;
 	let serverErrorRetries = 0;
 	let tokenRenewals = 0;
 	for (;;) {
-		const sent: Sent = sharedToken && tokenSpec
-			? await sendWithSharedToken(sharedToken, tokenSpec, credentials, (tokenData) => send(request, tokenData))
-			: { outcome: await attempt(send(request), true) };
+		const sent = await sendOnce();
 		const { outcome } = sent;
 
 		if ('tokenError' in outcome) {
 			// The token request failed before the call was sent, so any call may be sent again.
 			const failure = tokenFailure(outcome.tokenError, sent.tokenNote);
+			if (!failure.transient) {
+				const perRun = refusedTokens.get(ctx) ?? new Map<string, TokenFailure>();
+				perRun.set(api.credentialType, failure);
+				refusedTokens.set(ctx, perRun);
+			}
 			if (failure.transient && serverErrorRetries < policy.maxServerErrorRetries) {
 				await sleep(Math.min(failure.retryAfterMs ?? backoffMs(serverErrorRetries), policy.maxRetryWaitSeconds * 1000));
 				serverErrorRetries++;

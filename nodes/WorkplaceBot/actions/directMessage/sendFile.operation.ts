@@ -16,3 +16,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const recipient = directRecipient(this, itemIndex);
 	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/direct/file', recipient);
 }
+
+/** File uploads at once, at most (each may hold its file in memory in n8n's database binary mode). */
+export const maxAtOnce = 5;

@@ -16,3 +16,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const recipient = groupRecipient(this, itemIndex, { topic: true });
 	return await sendFileOrPicture(this, itemIndex, 'picture', '/bot/v1/group/picture', recipient);
 }
+
+/** File uploads at once, at most (each may hold its file in memory in n8n's database binary mode). */
+export const maxAtOnce = 5;

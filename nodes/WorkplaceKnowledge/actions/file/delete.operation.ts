@@ -15,3 +15,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	await knowledgeRequest(this, { method: 'DELETE', path }, itemIndex);
 	return { deleted: true, knowledgeBaseId, fileId };
 }
+
+export { knowledgeBaseConversationKey as conversationKey } from '../conversations';

@@ -44,3 +44,5 @@ export async function execute(
 		},
 	];
 }
+
+export { fileTransferConversationKey as conversationKey } from '../conversations';

@@ -26,3 +26,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const file = readFileAddress(this, itemIndex);
 	return await uploadFileRequest(this, itemIndex, 'PUT', file.path);
 }
+
+export { fileTransferConversationKey as conversationKey } from '../conversations';

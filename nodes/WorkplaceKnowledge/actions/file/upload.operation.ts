@@ -17,3 +17,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	return await uploadFileRequest(this, itemIndex, 'POST', apiPath`/knowledge/${knowledgeBaseId}/files`);
 }
+
+export { fileTransferConversationKey as conversationKey } from '../conversations';

@@ -16,3 +16,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	await knowledgeRequest(this, { method: 'DELETE', path: apiPath`/knowledge/${id}` }, itemIndex);
 	return { deleted: true, knowledgeBaseId: id };
 }
+
+export { knowledgeBaseConversationKey as conversationKey } from '../conversations';

@@ -50,3 +50,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return record;
 }
+
+export { knowledgeBaseConversationKey as conversationKey } from '../conversations';
