@@ -7,9 +7,10 @@ import { sleep } from 'n8n-workflow';
  *   answered call up to the node's "Max Concurrency", halves after a lost connection.
  * - Pacing: none until the platform answers 429. After the first 429 calls leave at the rate
  *   the platform let through in the last second, doubled every SLOW_START_DOUBLING_MS while no
- *   call is refused (slow start). A later 429 sets the rate it happened at as the known maximum
- *   and cuts to RATE_CUT of it; the rate then grows as TCP CUBIC's window does: back to that
- *   maximum in CUBIC_PERIOD_MS, slowly near it, faster beyond it (the limit may have risen).
+ *   call is refused (slow start; at most 4 times what the items really send). A later 429 sets
+ *   the platform's rate as learned (what it let through between two refusals, per second) and
+ *   cuts to RATE_CUT of it; the rate then grows as TCP CUBIC's window does: back to that rate in
+ *   CUBIC_PERIOD_MS, slowly near it, faster beyond it (the limit may have risen).
  * - One reaction per change: a 429 or a lost connection of a call that left before the last cut,
  *   or within two round trips after it, does not cut again.
  * The 429'd call itself waits its Retry-After in the transport, holding no slot meanwhile.
@@ -17,7 +18,7 @@ import { sleep } from 'n8n-workflow';
 export const START_CONCURRENCY = 4;
 const SLOW_START_DOUBLING_MS = 100;
 const RATE_CUT = 0.85;
-const CUBIC_PERIOD_MS = 3000;
+const CUBIC_PERIOD_MS = 4000;
 const MIN_RATE = 1;
 const MAX_RATE = 100_000;
 const MEASURE_WINDOW_MS = 1000;
@@ -70,6 +71,8 @@ export class AdaptiveLimiter {
 	/** When calls were answered (not refused) and when calls left, over the last second. */
 	private readonly answeredAt: number[] = [];
 	private readonly departedAt: number[] = [];
+	/** Calls answered since the last cut. */
+	private answeredSinceCut = 0;
 
 	readonly stats: LimiterStats = { calls: 0, throttled: 0, connectionErrors: 0, cuts: 0, maxInFlight: 0 };
 
@@ -92,7 +95,8 @@ export class AdaptiveLimiter {
 		if (!pace) return undefined;
 		const elapsed = Math.max(0, now - pace.cutAt);
 		const rate = pace.slowStart
-			? pace.rateAtCut * 2 ** (elapsed / SLOW_START_DOUBLING_MS)
+			? // doubling, but never far above what the items really send (they may be waiting out a 429)
+				Math.min(pace.rateAtCut * 2 ** (elapsed / SLOW_START_DOUBLING_MS), Math.max(pace.rateAtCut, 4 * this.recentRate(this.departedAt, now, RECENT_WINDOW_MS)))
 			: pace.knownMax * (1 - (1 - RATE_CUT) * (1 - elapsed / CUBIC_PERIOD_MS) ** 3);
 		return Math.min(MAX_RATE, Math.max(MIN_RATE, rate));
 	}
@@ -123,6 +127,7 @@ export class AdaptiveLimiter {
 			const sample = now - permit.departedAt;
 			this.roundTrip = this.roundTrip === 0 ? sample : 0.8 * this.roundTrip + 0.2 * sample;
 			remember(this.answeredAt, now);
+			this.answeredSinceCut++;
 			this.limit = Math.min(this.maxConcurrency, this.limit + 1);
 		} else if (outcome === 'throttled') {
 			this.stats.throttled++;
@@ -143,6 +148,7 @@ export class AdaptiveLimiter {
 
 	private newEpoch(now: number): void {
 		this.epoch++;
+		this.answeredSinceCut = 0;
 		this.lastCutAt = now;
 		this.stats.cuts++;
 	}
@@ -165,7 +171,13 @@ export class AdaptiveLimiter {
 		} else {
 			// The rate that was refused: what was really sent (the pacing rate may be above what
 			// the items asked for), at most what the platform let through (its rate plus a burst).
-			const knownMax = Math.min(current, this.recentRate(this.departedAt, now, RECENT_WINDOW_MS));
+			const refused = Math.min(current, this.recentRate(this.departedAt, now, RECENT_WINDOW_MS));
+			// Between two refusals outside slow start the platform's bucket was empty at both ends,
+			// so what it let through in between, per second, is its rate (the refused rate
+			// overshoots it). Within a second of a cut that is too short to tell.
+			const sinceCut = now - this.lastCutAt;
+			const settled = !this.pace.slowStart && sinceCut >= MEASURE_WINDOW_MS;
+			const knownMax = settled ? Math.min(refused, (this.answeredSinceCut * 1000) / sinceCut) : refused;
 			this.pace = { slowStart: false, knownMax: Math.max(MIN_RATE, knownMax), cutAt: now };
 		}
 		this.newEpoch(now);
