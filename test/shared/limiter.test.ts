@@ -97,7 +97,7 @@ describe('Adaptive concurrency in a node run (engine, simulator)', () => {
 
 	const sendText = { resource: 'directMessage', operation: 'sendText', userId: '={{ $json.uid }}', text: '={{ $json.text }}' };
 
-	test('under a platform rate limit: every item exactly once, item order kept per conversation, 429s waited out (Retry-After)', async () => {
+	test('under a platform rate limit: every item exactly once, item order kept per conversation, each 429 sent again', async () => {
 		const { uids, inputItems } = conversations(8, 15);
 		sim.rateLimits.set({ rate: 40, burst: 5 }, 'bot');
 		const run = await runBot(sim, sendText, { inputItems });

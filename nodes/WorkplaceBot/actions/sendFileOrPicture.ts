@@ -3,6 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { botRequest } from '../../shared/transport/botApi';
 import { fileUrlOrDataUri } from './fileUrlOrDataUri';
 
+/** File and picture sends at once, at most: each may hold its file in memory in n8n's database binary mode (router's maxAtOnce). */
+export const FILE_SENDS_AT_ONCE = 5;
+
 /**
  * Send Picture and Send File of Direct Message and Group Message: the v1 endpoint at `path` gets
  * the recipient fields (uid, or gid and tid), the file string and, for a picture, the caption.

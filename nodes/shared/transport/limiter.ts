@@ -153,11 +153,6 @@ export class AdaptiveLimiter {
 		this.stats.cuts++;
 	}
 
-	/** Calls per second over the last second: answered (what the platform let through), or sent. */
-	private lastSecond(times: number[], now: number): number {
-		return times.filter((t) => t >= now - MEASURE_WINDOW_MS).length;
-	}
-
 	/** Calls per second over the last `ms`. */
 	private recentRate(times: number[], now: number, ms: number): number {
 		return (times.filter((t) => t >= now - ms).length * 1000) / ms;
@@ -167,7 +162,7 @@ export class AdaptiveLimiter {
 		const current = this.rate(now);
 		if (current === undefined || !this.pace) {
 			// First refusal: start from what went through, and probe upwards.
-			this.pace = { slowStart: true, rateAtCut: Math.max(MIN_RATE, this.lastSecond(this.answeredAt, now)), cutAt: now };
+			this.pace = { slowStart: true, rateAtCut: Math.max(MIN_RATE, this.recentRate(this.answeredAt, now, MEASURE_WINDOW_MS)), cutAt: now };
 		} else {
 			// The rate that was refused: what was really sent (the pacing rate may be above what
 			// the items asked for), at most what the platform let through (its rate plus a burst).

@@ -18,5 +18,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/group/file', recipient);
 }
 
-/** File uploads at once, at most (each may hold its file in memory in n8n's database binary mode). */
-export const maxAtOnce = 5;
+export { FILE_SENDS_AT_ONCE as maxAtOnce } from '../sendFileOrPicture';
