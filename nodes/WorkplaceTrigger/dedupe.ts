@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 /** Bounded first-in-first-out set of strings. */
 class RecentSet {
@@ -60,6 +61,16 @@ export const SAVE_EVERY_KEYS = RECENT_EVENT_LIMIT / 2;
 export type RememberEvents = 'batched' | 'everyDelivery';
 
 /**
+ * "On Every Delivery" writes like a database's group commit: after its answer a delivery waits up
+ * to COALESCE_WAIT_MS for a later delivery of the same trigger; when one comes, that one writes the
+ * keys of both (each written copy holds all the process knows), so a burst costs one write, not one
+ * per event. The last delivery of a burst always writes, and while deliveries keep coming one writes
+ * at least every COALESCE_MAX_MS.
+ */
+export const COALESCE_WAIT_MS = 20;
+export const COALESCE_MAX_MS = 200;
+
+/**
  * What one trigger node (workflow id + node id) remembers in this n8n process.
  *
  * n8n builds a new Workflow from the database for every production request and saves its static
@@ -84,6 +95,12 @@ interface Scope {
 	unsaved: number;
 	/** A released key may sit in a saved copy: the next claim writes again. */
 	mustSave: boolean;
+	/** On Every Delivery: deliveries that settled so far (see COALESCE_WAIT_MS). */
+	settled: number;
+	/** Woken when a delivery settles. */
+	onSettle: Array<() => void>;
+	/** When the oldest key not yet handed to a write was settled (0: none). */
+	unwrittenSince: number;
 }
 
 const scopes = new Map<string, Scope>();
@@ -102,6 +119,9 @@ function scopeOf(scope: string): Scope {
 		savedAt: 0,
 		unsaved: 0,
 		mustSave: false,
+		settled: 0,
+		onSettle: [],
+		unwrittenSince: 0,
 	};
 	scopes.set(scope, entry);
 	while (scopes.size > MAX_SCOPES) scopes.delete(scopes.keys().next().value as string);
@@ -138,10 +158,26 @@ function storedLacks(held: string[], stored: string[]): boolean {
 export interface Claim {
 	/** For each key: true when this delivery is the first to bring it. */
 	fresh: boolean[];
-	/** Whether the static data was changed (n8n must save it). */
-	changed: boolean;
 	/** Forget the keys this claim added (the run could not start; a redelivery may run). */
 	release(): void;
+	/**
+	 * Once the delivery is answered and nothing can stop its run: writes the keys into the static
+	 * data when they are due (true: n8n must save it), or leaves them to a later delivery.
+	 */
+	settle(): Promise<boolean>;
+}
+
+/** Resolves true when another delivery settles within `ms`. */
+async function laterSettles(entry: Scope, ms: number): Promise<boolean> {
+	const seen = entry.settled;
+	let wake = () => {};
+	const settled = new Promise<void>((resolve) => {
+		wake = resolve;
+		entry.onSettle.push(resolve);
+	});
+	await Promise.race([settled, sleep(ms)]);
+	entry.onSettle = entry.onSettle.filter((w) => w !== wake);
+	return entry.settled > seen;
 }
 
 /**
@@ -177,28 +213,49 @@ export function claimEventKeys(
 		entry.mergedKeys = list;
 	};
 
-	let changed = false;
-	const now = Date.now();
-	entry.unsaved += claimed.length;
-	const due =
-		rememberEvents === 'everyDelivery'
-			? claimed.length > 0 || storedLacks(set.toArray(), splitKeys(stored))
-			: claimed.length > 0 && (entry.unsaved >= SAVE_EVERY_KEYS || now - entry.savedAt >= SAVE_INTERVAL_MS);
-	if (due || (entry.mustSave && claimed.length > 0)) {
+	const release = () => {
+		if (!claimed.length) return;
+		for (const key of claimed) set.delete(key);
 		write();
-		changed = true;
-		entry.savedAt = now;
-		entry.unsaved = 0;
-		entry.mustSave = false;
+		entry.mustSave = true;
+	};
+
+	if (rememberEvents === 'batched') {
+		const now = Date.now();
+		entry.unsaved += claimed.length;
+		const due =
+			claimed.length > 0 &&
+			(entry.mustSave || entry.unsaved >= SAVE_EVERY_KEYS || now - entry.savedAt >= SAVE_INTERVAL_MS);
+		return {
+			fresh,
+			release,
+			async settle() {
+				if (!due) return false;
+				write();
+				entry.savedAt = now;
+				entry.unsaved = 0;
+				entry.mustSave = false;
+				return true;
+			},
+		};
 	}
+
 	return {
 		fresh,
-		changed,
-		release() {
-			if (!claimed.length) return;
-			for (const key of claimed) set.delete(key);
+		release,
+		async settle() {
+			if (!claimed.length && !entry.mustSave && !storedLacks(set.toArray(), splitKeys(stored))) return false;
+			if (!entry.unwrittenSince) entry.unwrittenSince = Date.now();
+			entry.settled++;
+			for (const wake of entry.onSettle.splice(0)) wake();
+			// A later delivery writes a copy that holds these keys too, unless they waited too long.
+			if ((await laterSettles(entry, COALESCE_WAIT_MS)) && Date.now() - entry.unwrittenSince < COALESCE_MAX_MS) {
+				return false;
+			}
 			write();
-			entry.mustSave = true;
+			entry.unwrittenSince = 0;
+			entry.mustSave = false;
+			return true;
 		},
 	};
 }

@@ -119,7 +119,7 @@ export const triggerProperties: INodeProperties[] = [
 					name: 'On Every Delivery',
 					value: 'everyDelivery',
 					description:
-						'Save the keys of each delivery with the workflow as it is answered, so a redelivery never starts a second run, also after a restart. One database write per new event.',
+						'Save the keys of each delivery with the workflow as it is answered, so a redelivery never starts a second run, also after a restart. Deliveries arriving together share one database write.',
 				},
 			],
 			default: 'everyDelivery',

@@ -5,6 +5,7 @@ import { downloadPicture } from '../shared/transport/botApi';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { BotDelivery } from './delivery';
+import { signingSecret } from './secret';
 import {
 	botEventKey,
 	chatOf,
@@ -117,15 +118,22 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	// 1. Signature, before anything is read from the body.
 	if (this.getNodeParameter('verification', 'secret') === 'secret') {
-		const { secret } = await this.getCredentials<{ secret?: string }>('workplaceWebhookApi');
-		if (typeof secret !== 'string' || secret === '') {
+		const verify = (secret: string) =>
+			body
+				? checkSignature(secret, body, headers['x-service-signature'])
+				: headers['x-service-signature']
+					? 'invalid'
+					: 'missing';
+		let secret = await signingSecret(this);
+		let check = secret ? verify(secret) : 'invalid';
+		if (check === 'invalid') {
+			// The held secret may be an old one: read it again.
+			secret = await signingSecret(this, true);
+			if (secret) check = verify(secret);
+		}
+		if (!secret) {
 			return reply(this, 401, 'The webhook secret of this trigger is empty; no delivery can be verified');
 		}
-		const check = body
-			? checkSignature(secret, body, headers['x-service-signature'])
-			: headers['x-service-signature']
-				? 'invalid'
-				: 'missing';
 		if (check === 'missing') return reply(this, 401, 'Missing X-Service-Signature header');
 		if (check === 'invalid') return reply(this, 401, 'Invalid X-Service-Signature');
 	}
@@ -164,6 +172,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// delivery is listened for on purpose).
 	let fresh = candidates;
 	let release = () => {};
+	let settle = async () => false;
 	if (this.getMode() !== 'manual') {
 		const claim = claimEventKeys(
 			scope,
@@ -174,7 +183,13 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		);
 		fresh = candidates.filter((_, i) => claim.fresh[i]);
 		release = claim.release;
-		if (!fresh.length) return reply(this, 200, 'Already received; no run started');
+		settle = claim.settle;
+		if (!fresh.length) {
+			const answered = reply(this, 200, 'Already received; no run started');
+			// The stored copy may lack keys this process holds: it is written again.
+			await settle();
+			return answered;
+		}
 	}
 
 	// 5. Pictures.
@@ -187,5 +202,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// an answer left to n8n comes after the run is started, and starting it re-wraps the same
 	// static data object, which clears n8n's "changed" flag, so the keys were never saved.
 	this.getResponseObject().status(200).json({ received: items.length });
+	await settle();
 	return { noWebhookResponse: true, workflowData: [items] };
 }

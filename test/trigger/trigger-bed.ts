@@ -142,6 +142,8 @@ export class TriggerBed {
 		this.nodeId = options.nodeId ?? randomUUID();
 		this.storedStaticData = options.staticData === undefined ? undefined : deepCopy(options.staticData);
 		this.credentialStore = new CredentialStore(options.credentials ?? {});
+		// Every bed's credential has the same id: a secret held for an earlier bed must not be reused.
+		secretModule().resetSigningSecrets();
 		this.node = {
 			id: this.nodeId,
 			name: 'Workplace Trigger',
@@ -272,6 +274,15 @@ export class TriggerBed {
 }
 
 /** The dist module of the trigger's process-wide duplicate cache (same instance the node uses). */
+/** The trigger's signing-secret reuse (dist/), to forget held secrets. */
+export function secretModule(): { resetSigningSecrets(): void; SECRET_REUSE_MS: number } {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'secret.js')) as {
+		resetSigningSecrets(): void;
+		SECRET_REUSE_MS: number;
+	};
+}
+
 export function dedupeModule(): { resetEventKeyCache(): void } {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	return require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'dedupe.js')) as {
