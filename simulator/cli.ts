@@ -99,12 +99,13 @@ async function main(): Promise<void> {
 	const sim = await startSimulator(opts);
 	const c = sim.credentials;
 	if (json) {
-		console.log(JSON.stringify({ base_url: sim.url, knowledge_url: sim.knowledgeUrl, control_url: sim.controlUrl, credentials: c, taskReadOnlyJwt: sim.state.taskReadOnlyJwt }));
+		console.log(JSON.stringify({ base_url: sim.url, knowledge_url: sim.knowledgeUrl, control_url: sim.controlUrl, llm_url: sim.llmUrl, credentials: c, taskReadOnlyJwt: sim.state.taskReadOnlyJwt }));
 	} else {
 		console.log(`Workplace platform simulator listening (latency ${opts.latencyMs ?? 0} ms, rate limit ${opts.rateLimit ? `${opts.rateLimit.rate}/s, burst ${opts.rateLimit.burst ?? opts.rateLimit.rate}` : 'none'}, 401 bodies: ${opts.unauthorizedBody ?? 'interface'})
   base_url       ${sim.url}
   knowledge_url  ${sim.knowledgeUrl}
   control API    ${sim.controlUrl}   (GET /requests, POST /faults, POST /reset, GET /state, ...)
+  llm_url        ${sim.llmUrl}   (scripted OpenAI chat model: Base URL of an OpenAI credential; script via POST /__sim/llm/script)
 
 Test credentials
   knowledge   x-api-key: ${c.knowledgeApiKey}

@@ -2,6 +2,7 @@
 import { IncomingMessage, ServerResponse } from 'http';
 import { drain } from './body';
 import type { FaultRegistry } from './faults';
+import type { LlmSimulator } from './llm';
 import { parseRateLimit, type RateLimits } from './rateLimit';
 import type { RequestLog } from './log';
 import type { SimulatorState } from './state';
@@ -74,6 +75,8 @@ export interface ControlledSimulator {
 	readonly log: RequestLog;
 	readonly faults: FaultRegistry;
 	readonly rateLimits: RateLimits;
+	readonly llm: LlmSimulator;
+	readonly llmUrl: string;
 	readonly state: SimulatorState;
 	readonly latencyMs: number;
 	setLatency(ms: number): void;
@@ -83,11 +86,61 @@ export interface ControlledSimulator {
 	publicConfig(): Record<string, unknown>;
 }
 
+/** `/__sim/llm...`: the scripted chat model's scripts, requests and API key (llm.ts). */
+async function handleLlmControl(llm: LlmSimulator, route: string, m: string, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+	const info = (): Record<string, unknown> => ({ apiKey: llm.apiKey ?? null, scripts: llm.scripts(), requests: llm.requests().length });
+	if (route === '/llm') {
+		if (m === 'GET') return send(res, 200, info());
+		if (m === 'DELETE') {
+			await drain(req);
+			llm.reset();
+			return send(res, 204);
+		}
+	}
+	if (route === '/llm/script') {
+		if (m === 'GET') return send(res, 200, llm.scripts());
+		if (m === 'POST') {
+			// {"turns": [...]} replaces the default script; {"key": "k", "turns": [...]} the script of key k
+			const j = await readJson(req);
+			if (!isPlainObject(j)) return send(res, 400, { error: 'body must be {"turns": [...], "key"?: string}' });
+			if (j.key !== undefined && j.key !== null && (typeof j.key !== 'string' || !j.key)) return send(res, 400, { error: 'key must be a non-empty string' });
+			const key = typeof j.key === 'string' ? j.key : undefined;
+			llm.setScript(j.turns as never, key);
+			return send(res, 200, llm.scripts().find((s) => s.key === (key ?? null)));
+		}
+	}
+	if (route === '/llm/requests') {
+		if (m === 'GET') {
+			const since = Number(url.searchParams.get('since') ?? 0) || 0;
+			return send(res, 200, llm.requests().filter((r) => r.seq > since));
+		}
+		if (m === 'DELETE') {
+			await drain(req);
+			llm.clearRequests();
+			return send(res, 204);
+		}
+	}
+	if (route === '/llm/api-key') {
+		if (m === 'GET') return send(res, 200, { apiKey: llm.apiKey ?? null });
+		if (m === 'POST' || m === 'DELETE') {
+			// {"apiKey": "sk-..."}: only this Bearer key is accepted; null, "" or DELETE: any key
+			let j: unknown = {};
+			if (m === 'POST') j = await readJson(req);
+			else await drain(req);
+			if (!isPlainObject(j) || (j.apiKey !== undefined && j.apiKey !== null && typeof j.apiKey !== 'string')) return send(res, 400, { error: 'body must be {"apiKey": string | null}' });
+			llm.setApiKey(typeof j.apiKey === 'string' ? j.apiKey : undefined);
+			return m === 'DELETE' ? send(res, 204) : send(res, 200, { apiKey: llm.apiKey ?? null });
+		}
+	}
+	await drain(req);
+	return send(res, 404, { error: `unknown control route ${m} ${url.pathname}` });
+}
+
 export async function handleControl(sim: ControlledSimulator, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const route = url.pathname.replace(/^\/__sim/, '').replace(/\/+$/, '') || '/';
 	const m = req.method ?? 'GET';
 	try {
-		if (m === 'GET' && (route === '/' || route === '/health')) return send(res, 200, { ok: true, url: sim.url, knowledgeUrl: sim.knowledgeUrl, controlUrl: sim.controlUrl });
+		if (m === 'GET' && (route === '/' || route === '/health')) return send(res, 200, { ok: true, url: sim.url, knowledgeUrl: sim.knowledgeUrl, controlUrl: sim.controlUrl, llmUrl: sim.llmUrl });
 		if (route === '/requests') {
 			if (m === 'GET') {
 				const since = url.searchParams.get('since');
@@ -146,6 +199,7 @@ export async function handleControl(sim: ControlledSimulator, req: IncomingMessa
 				return send(res, 200, sim.rateLimits.list());
 			}
 		}
+		if (route === '/llm' || route.startsWith('/llm/')) return await handleLlmControl(sim.llm, route, m, req, res, url);
 		if (route === '/latency') {
 			if (m === 'GET') return send(res, 200, { ms: sim.latencyMs });
 			if (m === 'POST') {

@@ -2,7 +2,7 @@
  * Workplace platform simulator: module API.
  *
  *   const sim = await startSimulator({ port: 0 });
- *   // sim.url, sim.knowledgeUrl, sim.controlUrl, sim.credentials, sim.log, sim.faults, sim.state
+ *   // sim.url, sim.knowledgeUrl, sim.controlUrl, sim.llmUrl, sim.credentials, sim.log, sim.faults, sim.state, sim.llm
  *   await sim.close();
  *
  * See simulator/README.md.
@@ -30,3 +30,5 @@ export { LIMITS as BOT_LIMITS } from './handlers/bot-validate';
 export { KNOWLEDGE_FILE_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './handlers/knowledge';
 export { MultipartParser, parsePartHeaders, decodeRfc5987 } from './multipart';
 export { checkCsv } from './csv';
+export { LlmSimulator, LLM_MODELS, resolveToolName, validateTurns, isLlmPath } from './llm';
+export type { LlmTurn, LlmToolCall, LlmScriptInfo, LlmRequestRecord, AssistantMessage } from './llm';

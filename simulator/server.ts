@@ -10,6 +10,7 @@ import { Ctx, RouteDef, SimConfig, SimCore } from './context';
 import { ControlledSimulator, handleControl } from './control';
 import { interfaceError, isUnauthorizedBodyShape, UNAUTHORIZED_BODY_SHAPES } from './errors';
 import { ActiveFault, faultAfterBody, faultAnswers, FaultRegistry } from './faults';
+import { handleLlm, isLlmPath, LlmSimulator } from './llm';
 import { RateLimits } from './rateLimit';
 import { botRoutes } from './handlers/bot';
 import { formRoutes } from './handlers/form';
@@ -33,11 +34,15 @@ export interface Simulator {
 	knowledgeUrl: string;
 	/** url + '/__sim' */
 	controlUrl: string;
+	/** url + '/v1': the Base URL of an OpenAI credential for the scripted chat model (llm.ts). */
+	llmUrl: string;
 	credentials: SimulatorCredentials;
 	log: RequestLog;
 	faults: FaultRegistry;
 	/** The platform's rate limit per interface (rateLimit.ts). */
 	rateLimits: RateLimits;
+	/** The scripted OpenAI-compatible chat model (llm.ts): scripts, requests received, API key. */
+	llm: LlmSimulator;
 	state: SimulatorState;
 	setLatency(ms: number): void;
 	/** every issued bot access token becomes invalid (401 on next use) */
@@ -67,6 +72,7 @@ function compile(r: RouteDef): CompiledRoute {
 
 export function classify(p: string): InterfaceName {
 	if (p === '/__sim' || p.startsWith('/__sim/')) return 'control';
+	if (isLlmPath(p)) return 'llm';
 	if (p === '/api/v1/task-projects' || p.startsWith('/api/v1/task-projects/')) return 'task';
 	if (p === '/api/v1' || p.startsWith('/api/v1/')) return 'knowledge';
 	if (p.startsWith('/oauth/')) return 'oauth';
@@ -86,11 +92,13 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 	url = '';
 	knowledgeUrl = '';
 	controlUrl = '';
+	llmUrl = '';
 	readonly credentials: SimulatorCredentials;
 	readonly config: SimConfig;
 	readonly log: RequestLog;
 	readonly faults = new FaultRegistry();
 	readonly rateLimits = new RateLimits();
+	readonly llm = new LlmSimulator();
 	readonly state: SimulatorState;
 	readonly store: BlobStore;
 	latencyMs: number;
@@ -152,6 +160,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		this.url = `http://${h}:${addr.port}`;
 		this.knowledgeUrl = `${this.url}/api/v1`;
 		this.controlUrl = `${this.url}/__sim`;
+		this.llmUrl = `${this.url}/v1`;
 	}
 
 	setLatency(ms: number): void {
@@ -162,7 +171,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		this.state.expireTokens();
 	}
 
-	/** Control `POST /__sim/reset`: state reseeded, log and faults cleared, latency and rate limit back to the start values. */
+	/** Control `POST /__sim/reset`: state reseeded, log and faults cleared, latency and rate limit back to the start values, LLM scripts dropped. */
 	resetAll(): void {
 		this.state.reset();
 		this.faults.clear();
@@ -170,6 +179,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		this.latencyMs = this.initialLatency;
 		this.rateLimits.clear();
 		if (this.options.rateLimit) this.rateLimits.set(this.options.rateLimit);
+		this.llm.reset();
 	}
 
 	configure(j: Record<string, unknown>): void {
@@ -226,6 +236,8 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		const p = url.pathname;
 		const iface = classify(p);
 		if (iface === 'control') return handleControl(this, req, res, url);
+		// the scripted chat model is no platform interface: not logged here, limited, faulted or delayed
+		if (iface === 'llm') return handleLlm(this.llm, req, res, url);
 
 		const method = (req.method ?? 'GET').toUpperCase();
 		const ct = req.headers['content-type'];

@@ -43,7 +43,8 @@ export interface SimulatorOptions {
 	unauthorizedBody?: 'interface' | 'plain' | 'framework' | 'empty';
 }
 
-export type InterfaceName = 'knowledge' | 'bot' | 'oauth' | 'image' | 'form' | 'task' | 'control' | 'unknown';
+/** `llm`: the scripted chat model (llm.ts), not a platform interface: never in the request log. */
+export type InterfaceName = 'knowledge' | 'bot' | 'oauth' | 'image' | 'form' | 'task' | 'control' | 'llm' | 'unknown';
 
 export interface LoggedFile {
 	field: string;

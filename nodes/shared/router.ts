@@ -104,6 +104,14 @@ function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	return { json, pairedItem: { item: itemIndex } };
 }
 
+/**
+ * n8n's "<node> Tool" variant, called by an AI agent: a failed call is the tool's answer, which the
+ * agent reads and can act on (another id, another value), not the end of the run.
+ */
+function runsAsTool(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
 function rethrow(ctx: IExecuteFunctions, error: unknown, itemIndex: number): never {
 	if (error instanceof NodeApiError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
@@ -145,7 +153,7 @@ async function runItem(
 			caps.leave(module);
 		}
 	} catch (error) {
-		if (ctx.continueOnFail()) return [errorItem(error as Error, itemIndex)];
+		if (ctx.continueOnFail() || runsAsTool(ctx)) return [errorItem(error as Error, itemIndex)];
 		return rethrow(ctx, error, itemIndex);
 	}
 }
