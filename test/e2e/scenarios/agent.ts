@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import type { LlmRequestRecord, LlmSimulator, LlmTurn } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
 import type { Scenario, ScenarioContext, ScenarioCredential, WorkflowJson } from '../types';
-import { chain, credentialId, manualTrigger, node, PACKAGE } from '../workflow';
+import { chain, credentialId, manualTrigger, node, PACKAGE, type NodeSpec } from '../workflow';
 import { botCredential, knowledgeCredential } from '../workplace';
 
 const openAiCredential: ScenarioCredential = {
@@ -21,6 +21,20 @@ const openAiCredential: ScenarioCredential = {
 	name: 'OpenAI (scripted simulator)',
 	type: 'openAiApi',
 	data: ({ sim }) => ({ apiKey: 'sk-e2e-scripted-model', url: `${sim.url}/v1` }),
+};
+
+const taskCredential: ScenarioCredential = {
+	id: credentialId('workplaceTaskApi/simulator'),
+	name: 'Workplace Task (simulator)',
+	type: 'workplaceTaskApi',
+	data: ({ sim }) => ({ baseUrl: sim.url, token: sim.credentials.taskJwt }),
+};
+
+const formCredential: ScenarioCredential = {
+	id: credentialId('workplaceFormApi/simulator'),
+	name: 'Workplace Form (simulator)',
+	type: 'workplaceFormApi',
+	data: ({ sim }) => ({ baseUrl: sim.url, apiKey: sim.credentials.formApiKey, token: sim.credentials.formApiToken }),
 };
 
 const HANDBOOK = SEED.knowledge.handbook.id;
@@ -48,14 +62,11 @@ const script: LlmTurn[] = [
 
 const llm = (ctx: ScenarioContext) => ctx.sim.llm as LlmSimulator;
 
-function agentWorkflow(): WorkflowJson {
+/** Manual Trigger → AI Agent (prompt) with the scripted OpenAI Chat Model and these tool nodes. */
+function agentWorkflow(prompt: string, tools: NodeSpec[]): WorkflowJson {
 	const wf = chain([
 		manualTrigger(),
-		node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3, {
-			promptType: 'define',
-			text: 'Find the knowledge base named Handbook, list its files, also try the knowledge base ' + UNKNOWN_KB + ', then post a one-line summary to the Release planning topic.',
-			options: {},
-		}),
+		node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3, { promptType: 'define', text: prompt, options: {} }),
 		node(
 			'OpenAI Chat Model',
 			'@n8n/n8n-nodes-langchain.lmChatOpenAi',
@@ -63,38 +74,36 @@ function agentWorkflow(): WorkflowJson {
 			{ model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: {} },
 			{ after: [], credentials: openAiCredential },
 		),
-		node(
-			TOOLS.listBases,
-			`${PACKAGE}.workplaceKnowledgeTool`,
-			1,
-			{ resource: 'knowledgeBase', operation: 'getAll', returnAll: true },
-			{ after: [], credentials: knowledgeCredential },
-		),
-		node(
-			TOOLS.listFiles,
-			`${PACKAGE}.workplaceKnowledgeTool`,
-			1,
-			{
-				resource: 'file',
-				operation: 'getAll',
-				knowledgeBaseId: { __rl: true, mode: 'id', value: fromAi('knowledgeBaseId', 'The id of the knowledge base (from List Knowledge Bases)') },
-				returnAll: true,
-			},
-			{ after: [], credentials: knowledgeCredential },
-		),
-		node(
-			TOOLS.post,
-			`${PACKAGE}.workplaceBotTool`,
-			1,
-			{ resource: 'groupMessage', operation: 'sendText', groupId: project._id, topicId: project.topics.release._id, text: fromAi('text', 'The message to post') },
-			{ after: [], credentials: botCredential },
-		),
+		...tools.map((tool) => ({ ...tool, after: [] })),
 	]);
 	const connections = wf.connections as unknown as Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
 	connections['OpenAI Chat Model'] = { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] };
-	for (const tool of Object.values(TOOLS)) connections[tool] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
+	for (const tool of tools) connections[tool.name] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
 	return wf;
 }
+
+const knowledgeTools = (): NodeSpec[] => [
+	node(TOOLS.listBases, `${PACKAGE}.workplaceKnowledgeTool`, 1, { resource: 'knowledgeBase', operation: 'getAll', returnAll: true }, { credentials: knowledgeCredential }),
+	node(
+		TOOLS.listFiles,
+		`${PACKAGE}.workplaceKnowledgeTool`,
+		1,
+		{
+			resource: 'file',
+			operation: 'getAll',
+			knowledgeBaseId: { __rl: true, mode: 'id', value: fromAi('knowledgeBaseId', 'The id of the knowledge base (from List Knowledge Bases)') },
+			returnAll: true,
+		},
+		{ credentials: knowledgeCredential },
+	),
+	node(
+		TOOLS.post,
+		`${PACKAGE}.workplaceBotTool`,
+		1,
+		{ resource: 'groupMessage', operation: 'sendText', groupId: project._id, topicId: project.topics.release._id, text: fromAi('text', 'The message to post') },
+		{ credentials: botCredential },
+	),
+];
 
 interface ToolSchema {
 	type: 'function';
@@ -116,7 +125,11 @@ const conversation: Scenario = {
 		llm(ctx).reset();
 		llm(ctx).setScript(script);
 	},
-	workflow: () => agentWorkflow(),
+	workflow: () =>
+		agentWorkflow(
+			`Find the knowledge base named Handbook, list its files, also try the knowledge base ${UNKNOWN_KB}, then post a one-line summary to the Release planning topic.`,
+			knowledgeTools(),
+		),
 	assert(result, ctx) {
 		assert.equal(result.status, 'success', `run status (error: ${JSON.stringify(result.error)})`);
 		const [answer] = result.json('AI Agent');
@@ -167,4 +180,178 @@ const conversation: Scenario = {
 	},
 };
 
-export const scenarios: Scenario[] = [conversation];
+/** Second conversation: buttons to the team (first with a label too long), a task for bob, a form for alice. */
+const TOOLS2 = {
+	ask: 'Ask the Team With Buttons',
+	task: 'Create a Task',
+	form: 'Request Approval With a Form',
+};
+const QUESTION = 'Ship version 2.3 on Friday?';
+const TOO_LONG = 'Ship it on Friday now'; // 21 characters: the platform allows 20
+const TASK_TITLE = 'Write the 2.3 release notes';
+const DUE = '2026-11-27T17:00:00+01:00'; // Friday 17:00 in Berlin
+const FINAL2 = 'Asked the team, filed the task for Bob and sent Alice the approval form.';
+
+const script2: LlmTurn[] = [
+	{ toolCalls: [{ name: TOOLS2.ask, arguments: { question: QUESTION, firstOption: TOO_LONG, secondOption: 'Wait a week' } }] },
+	{ toolCalls: [{ name: TOOLS2.ask, arguments: { question: QUESTION, firstOption: 'Ship on Friday', secondOption: 'Wait a week' } }] },
+	{
+		toolCalls: [
+			{
+				name: TOOLS2.task,
+				arguments: { title: TASK_TITLE, assigneeId: SEED.users.bob._id, dueDate: DUE, firstStep: 'Collect the changes', secondStep: 'Publish the notes' },
+			},
+		],
+	},
+	{ toolCalls: [{ name: TOOLS2.form, arguments: { subject: 'Budget for the 2.3 launch party', receiverUserIds: 'alice' } }] },
+	{ content: FINAL2 },
+];
+
+const actionTools = (): NodeSpec[] => [
+	node(
+		TOOLS2.ask,
+		`${PACKAGE}.workplaceBotTool`,
+		1,
+		{
+			resource: 'message',
+			operation: 'push',
+			groupId: project._id,
+			threadId: project.topics.release._id,
+			defineMessages: 'fields',
+			messages: {
+				message: [
+					{
+						type: 'template',
+						templateType: 'buttons',
+						altText: 'A question from the release agent',
+						templateText: fromAi('question', 'The question to ask, at most 160 characters'),
+						actions: {
+							action: [
+								{ type: 'postback', label: fromAi('firstOption', 'Label of the first button, at most 20 characters'), data: 'choice=first' },
+								{ type: 'postback', label: fromAi('secondOption', 'Label of the second button, at most 20 characters'), data: 'choice=second' },
+							],
+						},
+					},
+				],
+			},
+		},
+		{ credentials: botCredential },
+	),
+	node(
+		TOOLS2.task,
+		`${PACKAGE}.workplaceTaskTool`,
+		1,
+		{
+			resource: 'task',
+			operation: 'create',
+			taskTitle: fromAi('title', 'Title of the task'),
+			additionalFields: {
+				assigneeId: fromAi('assigneeId', 'User id of the person who does the task'),
+				dueDate: fromAi('dueDate', 'When the task is due: ISO 8601 date and time with its UTC offset'),
+				checklist: {
+					item: [
+						{ description: fromAi('firstStep', 'First checklist step'), isDone: false },
+						{ description: fromAi('secondStep', 'Second checklist step'), isDone: false },
+					],
+				},
+			},
+		},
+		{ credentials: taskCredential },
+	),
+	node(
+		TOOLS2.form,
+		`${PACKAGE}.workplaceFormTool`,
+		1,
+		{
+			resource: 'form',
+			operation: 'create',
+			name: 'Launch budget approval',
+			subject: fromAi('subject', 'What is to be approved'),
+			senderUserId: 'bob',
+			receiverUserIds: fromAi('receiverUserIds', 'Comma-separated user ids of the approvers'),
+			status: 'published',
+			formFields: {
+				field: [
+					{ type: 'textinput', name: 'Amount', value: '300 EUR', editable: false },
+					{
+						type: 'action',
+						name: 'Decision',
+						actionOptions: {
+							option: [
+								{ label: 'Approve', type: 'approved', value: 'yes', color: '#16A34A' },
+								{ label: 'Reject', type: 'rejected', value: 'no', color: '#DC2626' },
+							],
+						},
+					},
+				],
+			},
+		},
+		{ credentials: formCredential },
+	),
+];
+
+const actions: Scenario = {
+	name: 'agent: AI Agent reads a too-long button label, then asks with buttons, files a task and sends a form',
+	credentials: [openAiCredential, botCredential, taskCredential, formCredential],
+	before(ctx) {
+		llm(ctx).reset();
+		llm(ctx).setScript(script2);
+	},
+	workflow: () =>
+		agentWorkflow(
+			`Ask the Release planning topic with two buttons whether to ship 2.3 on Friday, create a task for bob (${SEED.users.bob._id}) due Friday 17:00 Berlin time with a checklist, and ask alice to approve the launch budget with a form.`,
+			actionTools(),
+		),
+	assert(result, ctx) {
+		assert.equal(result.status, 'success', `run status (error: ${JSON.stringify(result.error)})`);
+		assert.equal(result.json('AI Agent')[0].output, FINAL2);
+		const requests = llm(ctx).requests();
+		assert.equal(requests.length, 5);
+
+		const tools = (requests[0].body as { tools?: ToolSchema[] }).tools ?? [];
+		assert.equal(tools.length, 3);
+		for (const tool of tools) {
+			console.log(`      tool ${tool.function.name}: schema ${JSON.stringify(tool).length} characters`);
+			for (const [key, property] of Object.entries(tool.function.parameters?.properties ?? {})) {
+				assert.ok(property.description, `${tool.function.name}.${key} has a description`);
+			}
+		}
+
+		// The too-long label came back to the model naming the field, the rule and the value; nothing was sent.
+		const results = toolResults(requests[4]);
+		assert.equal(results.length, 4, `tool results: ${JSON.stringify(results)}`);
+		console.log(`      the model read for the 21-character label: ${results[0]}`);
+		assert.match(results[0], /Label/);
+		assert.match(results[0], /20/);
+		assert.ok(results[0].includes(TOO_LONG), 'the actual value is named');
+
+		const platform = ctx.sim.log.all().filter((r) => r.interface !== 'llm' && !r.path.startsWith('/oauth/'));
+		console.log(`      platform: ${platform.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`);
+		const pushes = platform.filter((r) => r.method === 'POST' && r.path.startsWith('/bot/'));
+		assert.equal(pushes.length, 1, 'one push: the refused call never reached the platform');
+		const template = (pushes[0].body as { messages: Array<{ template: { text: string; actions: Array<{ label: string; data: string }> } }> }).messages[0].template;
+		assert.equal(template.text, QUESTION);
+		assert.deepEqual(template.actions.map((a) => [a.label, a.data]), [['Ship on Friday', 'choice=first'], ['Wait a week', 'choice=second']]);
+
+		const tasks = platform.filter((r) => r.method === 'POST' && r.path === '/api/v1/task-projects/tasks');
+		assert.equal(tasks.length, 1);
+		const task = tasks[0].body as Record<string, unknown>;
+		assert.deepEqual(task, {
+			taskTitle: TASK_TITLE,
+			dueDate: '2026-11-27T16:00:00Z', // the model's Berlin time, in UTC
+			assigneeId: SEED.users.bob._id,
+			checklist: [
+				{ description: 'Collect the changes', isDone: false },
+				{ description: 'Publish the notes', isDone: false },
+			],
+		});
+
+		const forms = platform.filter((r) => r.method === 'POST' && r.path.includes('form'));
+		assert.equal(forms.length, 1);
+		const form = forms[0].body as Record<string, unknown>;
+		assert.equal(form.subject, 'Budget for the 2.3 launch party');
+		assert.deepEqual(form.receiverUserIds, ['alice']);
+	},
+};
+
+export const scenarios: Scenario[] = [conversation, actions];
