@@ -1,0 +1,231 @@
+/**
+ * Human review of an AI agent's tool call through the Workplace bot, in real n8n (`n8n start`).
+ * n8n 2.x turns every node with a Send and Wait operation into a "human review" tool
+ * (`workplaceBotHitlTool`): placed between a tool and the AI Agent, it asks a person before the
+ * tool runs. n8n 1.x has no such tools, so this runs on n8n 2 only.
+ *
+ * Webhook -> AI Agent (scripted OpenAI Chat Model) with "Post to Release Planning" (Workplace Bot
+ * Tool) behind "Ask Alice" (Workplace Bot human review: Approve / Decline in alice's direct chat).
+ * Two requests: alice approves one (the post is made, the model reads its result), declines the
+ * other (nothing is posted, the model reads that it was declined). The test opens the buttons'
+ * links as alice's browser would.
+ */
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+
+import { parseExecutionData } from '../../../bench/lib';
+import { findInstalled, TARGETS } from '../../../scripts/lib/n8n';
+import { sleep } from '../../../scripts/lib/proc';
+import type { LlmSimulator } from '../../../simulator';
+import { SEED } from '../../../simulator/seed';
+import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import type { ScenarioContext, WorkflowJson } from '../types';
+import { chain, node, PACKAGE } from '../workflow';
+import { BROWSER, executionIdOf, PUSH, type Template } from './send-and-wait';
+
+const { project } = SEED.groups;
+/** The start of the review message alice gets. */
+const REVIEW_INTRO = 'The agent wants to run this tool';
+
+interface CaseReport {
+	name: string;
+	/** The text the model asked to post. */
+	text: string;
+	reviewPush?: { to: unknown; text?: string; labels: string[] };
+	pageStatus?: number;
+	status: string;
+	agentOutput?: unknown;
+	/** Tool results the model read in its second request. */
+	toolResults: string[];
+	/** Group messages the platform got with this text. */
+	posts: number;
+	/** The tool schemas of the model's first request (JSON). */
+	tools?: string;
+}
+
+function workflow(hookPath: string, bot: { id: string; name: string }, openAi: { id: string; name: string }): WorkflowJson {
+	const wf = chain([
+		{ ...node('Request', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }), after: [] },
+		node('AI Agent', '@n8n/n8n-nodes-langchain.agent', 3, { promptType: 'define', text: '={{ $json.body.request }}', options: {} }),
+		{ ...node('OpenAI Chat Model', '@n8n/n8n-nodes-langchain.lmChatOpenAi', 1.2, { model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: {} }), after: [] },
+		{
+			...node('Post to Release Planning', `${PACKAGE}.workplaceBotTool`, 1, {
+				resource: 'groupMessage',
+				operation: 'sendText',
+				groupId: project._id,
+				topicId: project.topics.release._id,
+				text: "={{ $fromAI('text', 'The message to post', 'string') }}",
+			}),
+			after: [],
+		},
+		{
+			...node('Ask Alice', `${PACKAGE}.workplaceBotHitlTool`, 1, {
+				// n8n's default message writes {{ $tool.parameters }}, which n8n 2.41 renders as "[object Object]".
+				message: `=${REVIEW_INTRO}: {{ $tool.name }}\n{{ JSON.stringify($tool.parameters) }}`,
+				sendTo: 'user',
+				userId: SEED.users.alice._id,
+				approvalOptions: { values: { approvalType: 'double' } },
+			}),
+			after: [],
+		},
+	]);
+	for (const n of wf.nodes) {
+		if (n.name === 'Request') n.webhookId = randomUUID();
+		if (n.name === 'OpenAI Chat Model') n.credentials = { openAiApi: openAi };
+		if (n.name === 'Post to Release Planning' || n.name === 'Ask Alice') n.credentials = { workplaceBotOAuth2Api: bot };
+	}
+	const connections = wf.connections as unknown as Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
+	connections['OpenAI Chat Model'] = { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] };
+	connections['Post to Release Planning'] = { ai_tool: [[{ node: 'Ask Alice', type: 'ai_tool', index: 0 }]] };
+	connections['Ask Alice'] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
+	return wf;
+}
+
+/** The first review push (a buttons template) after log entry `since`, once the platform got it. */
+async function reviewPush(ctx: ScenarioContext, since: number, timeoutMs = 60_000): Promise<{ to: unknown; template: Template }> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		for (const r of ctx.sim.log.find({ method: 'POST', path: PUSH }).filter((x) => x.seq > since)) {
+			const body = r.body as { to?: unknown; gid?: unknown; messages?: Array<{ template?: Template }> };
+			const template = body.messages?.[0]?.template;
+			if (template?.text?.includes(REVIEW_INTRO)) return { to: body.to ?? body.gid, template };
+		}
+		if (Date.now() > deadline) throw new Error('no review push reached the simulator');
+		await sleep(200);
+	}
+}
+
+async function waitForStatus(srv: TriggerServer, executionId: string, statuses: string[], timeoutMs = 60_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const status = String((await srv.execution(executionId)).status);
+		if (statuses.includes(status) || Date.now() > deadline) return status;
+		await sleep(250);
+	}
+}
+
+async function agentOutput(ctx: ScenarioContext, srv: TriggerServer, executionId: string): Promise<unknown> {
+	const inst = findInstalled(TARGETS[ctx.target]);
+	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
+	const data = parseExecutionData(inst, (await srv.execution(executionId)).data) as {
+		resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> };
+	};
+	const runs = data?.resultData?.runData?.['AI Agent'] ?? [];
+	return runs.at(-1)?.data?.main?.[0]?.[0]?.json.output;
+}
+
+function toolResultsOf(body: unknown): string[] {
+	const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+	return messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+}
+
+async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<CaseReport[]> {
+	const llm = ctx.sim.llm as LlmSimulator;
+	llm.reset();
+	const botName = 'Workplace Bot (human review e2e)';
+	const bot = {
+		id: await srv.createCredential(botName, 'workplaceBotOAuth2Api', {
+			baseUrl: ctx.sim.url,
+			clientId: ctx.sim.credentials.botClientId,
+			clientSecret: ctx.sim.credentials.botClientSecret,
+		}),
+		name: botName,
+	};
+	const openAiName = 'OpenAI (scripted simulator)';
+	const openAi = { id: await srv.createCredential(openAiName, 'openAiApi', { apiKey: 'sk-e2e-scripted-model', url: `${ctx.sim.url}/v1` }), name: openAiName };
+	const hookPath = randomUUID();
+	const workflowId = await srv.createActiveWorkflow('e2e agent: human review through the Workplace bot', workflow(hookPath, bot, openAi));
+
+	const cases: Array<{ name: string; key: string; text: string; approve: boolean }> = [
+		{ name: 'approved', key: 'review-case-approve', text: 'Version 2.3 ships on Friday.', approve: true },
+		{ name: 'declined', key: 'review-case-decline', text: 'Version 2.3 is cancelled.', approve: false },
+	];
+	const reports: CaseReport[] = [];
+	for (const c of cases) {
+		llm.setScript(
+			// A tool behind human review takes its own parameters in toolParameters (n8n's schema for it).
+			[{ toolCalls: [{ name: 'Post to Release Planning', arguments: { toolParameters: { text: c.text }, hitlParameters: {} } }] }, { content: `Done (${c.name}).` }],
+			c.key,
+		);
+		const since = Math.max(0, ...ctx.sim.log.all().map((r) => r.seq));
+		const url = `${srv.server.url}/webhook/${hookPath}`;
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ request: `${c.key}: post "${c.text}" to the Release planning topic` }),
+			});
+			await res.text();
+			if (res.status === 200) break;
+			if (res.status !== 404 || Date.now() > deadline) throw new Error(`POST ${url} answered ${res.status}`);
+			await sleep(250);
+		}
+		const report: CaseReport = { name: c.name, text: c.text, status: 'unknown', toolResults: [], posts: 0 };
+		reports.push(report);
+		let found: { to: unknown; template: Template };
+		try {
+			found = await reviewPush(ctx, since);
+		} catch (e) {
+			// Say why: the execution's status and error, and what the model was asked.
+			const executions = await srv.settledExecutions(workflowId, 500);
+			const last = executions.at(-1);
+			const detail = last ? await srv.execution(String(last.id)) : undefined;
+			const inst = findInstalled(TARGETS[ctx.target]);
+			const data = detail && inst ? (parseExecutionData(inst, detail.data) as { resultData?: { error?: unknown; lastNodeExecuted?: string } }) : undefined;
+			throw new Error(
+				`${(e as Error).message}; executions ${JSON.stringify(executions.map((x) => x.status))}, last node ${data?.resultData?.lastNodeExecuted}, error ${JSON.stringify(data?.resultData?.error)?.slice(0, 800)}, model requests ${llm.requests().length}`,
+			);
+		}
+		const { to, template } = found;
+		report.reviewPush = { to, text: template.text, labels: template.actions.map((a) => a.label) };
+		const button = template.actions[c.approve ? 0 : 1];
+		const executionId = executionIdOf(button.linkUri);
+		assert.equal(await waitForStatus(srv, executionId, ['waiting']), 'waiting', `${c.name}: the execution waits for alice`);
+		const page = await fetch(button.linkUri, { headers: { 'user-agent': BROWSER, accept: 'text/html' }, redirect: 'manual' });
+		await page.text();
+		report.pageStatus = page.status;
+		report.status = await waitForStatus(srv, executionId, ['success', 'error', 'crashed', 'canceled']);
+		report.agentOutput = await agentOutput(ctx, srv, executionId);
+		const first = llm.requests().filter((r) => r.script === c.key)[0];
+		report.tools = JSON.stringify((first?.body as { tools?: unknown }).tools);
+		const second = llm.requests().filter((r) => r.script === c.key)[1];
+		report.toolResults = second ? toolResultsOf(second.body) : [];
+		report.posts = ctx.sim.log
+			.find({ method: 'POST', path: '/bot/v1/group/message' })
+			.filter((r) => (r.body as { message?: { data?: string } }).message?.data === c.text).length;
+	}
+	return reports;
+}
+
+export const scenario = {
+	...triggerServerScenario({
+		name: 'agent human review: the Workplace bot asks alice before the agent posts (n8n 2 human review tools, n8n start)',
+		placeholderNote: 'the human review cases run in before()',
+		run: runCases,
+		check(reports: CaseReport[], ctx: ScenarioContext) {
+			for (const r of reports) {
+				process.stdout.write(
+					`      [n8n ${ctx.n8nVersion}] ${r.name}: review push ${JSON.stringify(r.reviewPush)}, page ${r.pageStatus}, execution ${r.status}, posts ${r.posts}, model read ${JSON.stringify(r.toolResults)}, agent said ${JSON.stringify(r.agentOutput)}, tools ${r.tools}\n`,
+				);
+			}
+			const [approved, declined] = reports;
+			const tools = JSON.parse(approved.tools ?? '[]') as Array<{ function: { name: string; parameters: { properties: { toolParameters?: { properties?: Record<string, { description?: string }> } } } } }>;
+			assert.equal(tools.length, 1);
+			assert.deepEqual(tools[0].function.parameters.properties.toolParameters?.properties, { text: { type: 'string', description: 'The message to post' } });
+			for (const r of reports) {
+				assert.deepEqual(r.reviewPush?.labels, ['Approve', 'Decline'], `${r.name}: alice got Approve and Decline`);
+				assert.equal(r.pageStatus, 200, `${r.name}: the button's page`);
+				assert.equal(r.status, 'success', `${r.name}: execution`);
+				assert.equal(r.agentOutput, `Done (${r.name}).`);
+				assert.equal(r.toolResults.length, 1, `${r.name}: one tool result reached the model`);
+				assert.ok(r.reviewPush?.text?.includes(r.text), `${r.name}: alice saw what the agent wants to post`);
+			}
+			assert.equal(approved.posts, 1, 'approved: the post was made once');
+			assert.equal(declined.posts, 0, 'declined: nothing was posted');
+			assert.doesNotMatch(approved.toolResults[0], /declin|denied|reject/i);
+			assert.match(declined.toolResults[0], /declin|denied|reject|not approved/i, 'declined: the model read that alice declined');
+		},
+	}),
+	targets: ['2' as const],
+};
