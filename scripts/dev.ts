@@ -1,5 +1,5 @@
 /**
- * `npm run dev`: a real n8n with this package installed, the platform simulator, the five
+ * `npm run dev`: a real n8n with this package installed, the platform simulator, the six
  * credentials and every example workflow, for trying the nodes in n8n's editor.
  *
  *   node build/scripts/dev.js [--n8n 1|2] [--port 5678] [--sim-port 3900] [--user-folder DIR] [--fresh] [--watch]
@@ -13,7 +13,7 @@
  * 1. the built package is packed and installed into the user folder `.n8n-e2e/dev-n8n<major>/`
  *    (git-ignored, kept between runs; --fresh empties it) as n8n's Community Nodes panel does;
  * 2. the simulator starts (http://127.0.0.1:3900);
- * 3. the five credentials (pointing at the simulator) and examples/*.json are imported with n8n's
+ * 3. the six credentials (pointing at the simulator) and examples/*.json are imported with n8n's
  *    CLI (same ids each time: an example you changed in the editor is replaced);
  * 4. `n8n start` on http://localhost:5678, the owner account is set up, its login printed, and
  *    the examples started by a Workplace Trigger or a Webhook node are activated (their URLs printed).

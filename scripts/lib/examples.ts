@@ -1,5 +1,5 @@
 /**
- * The example workflows (examples/*.json) and the five simulator credentials they reference,
+ * The example workflows (examples/*.json) and the six simulator credentials they reference (five Workplace ones and an OpenAI one for the scripted chat model),
  * shared by the dev script (scripts/dev.ts) and the e2e scenario that runs every example
  * (test/e2e/scenarios/examples.ts).
  *
@@ -62,6 +62,13 @@ export const EXAMPLE_CREDENTIALS: ExampleCredential[] = [
 		type: 'workplaceWebhookApi',
 		data: (sim) => ({ secret: sim.credentials.webhookSecret }),
 	},
+	{
+		// n8n's OpenAI credential pointed at the simulator's scripted chat model (POST /__sim/llm/script).
+		id: 'cred1df7adb8f60d',
+		name: 'OpenAI (scripted simulator)',
+		type: 'openAiApi',
+		data: (sim) => ({ apiKey: 'sk-simulator', url: `${sim.url}/v1` }),
+	},
 ];
 
 export interface ExampleWorkflow {
@@ -123,7 +130,7 @@ export function importable(example: ExampleWorkflow): Record<string, unknown> {
 }
 
 /**
- * Imports the five simulator credentials and every example into a user folder with n8n's CLI
+ * Imports the six simulator credentials and every example into a user folder with n8n's CLI
  * (`import:credentials`, `import:workflow`; both replace entries with the same id). Run it while
  * no n8n server uses the folder.
  */

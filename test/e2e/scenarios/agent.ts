@@ -20,7 +20,7 @@ const openAiCredential: ScenarioCredential = {
 	id: credentialId('openAiApi/simulator'),
 	name: 'OpenAI (scripted simulator)',
 	type: 'openAiApi',
-	data: ({ sim }) => ({ apiKey: 'sk-e2e-scripted-model', url: `${sim.url}/v1` }),
+	data: ({ sim }) => ({ apiKey: 'sk-simulator', url: `${sim.url}/v1` }),
 };
 
 const taskCredential: ScenarioCredential = {

@@ -1,6 +1,6 @@
 /**
  * Every workflow in examples/ in real n8n, as a user imports it (only its id and name are set by
- * the runner), with the five simulator credentials `npm run dev` creates.
+ * the runner), with the six simulator credentials `npm run dev` creates.
  *
  * - Examples started by a Manual Trigger run with `n8n execute`; the assertions check the output
  *   items and what the simulator received.
@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { SimulatorState } from '../../../simulator';
+import type { LlmSimulator, SimulatorState } from '../../../simulator';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import {
 	activateWorkflow,
@@ -424,7 +424,44 @@ const triggerExamples: Scenario = {
 	},
 };
 
-export const scenarios: Scenario[] = [knowledgeExample, botExample, formExample, taskExample, newFileFlow, triggerExamples];
+/** The AI Agent example: the scripted model calls its four tools as a real model following the prompt would. */
+const AGENT_SUMMARY = 'Employee Handbook: remote-work-policy.md and the holiday calendar.';
+const agentExample: Scenario = {
+	...executable('agent-team-assistant.json', (result, ctx) => {
+		assert.equal(result.json('Team Assistant')[0].output, 'Posted the summary and filed the review task for Bob.');
+		const llm = ctx.sim.llm as LlmSimulator;
+		const requests = llm.requests();
+		assert.equal(requests.length, 5);
+		const body = requests[0].body as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
+		assert.match(body.messages[0].content, /team's assistant in Workplace/, 'the system message');
+		assert.deepEqual(body.tools.map((t) => t.function.name).sort(), ['Create_Task', 'List_Files', 'List_Knowledge_Bases', 'Post_to_Release_Planning']);
+		const platform = calls(ctx).filter((r) => r.interface !== 'llm');
+		assert.deepEqual(
+			platform.map((r) => `${r.method} ${r.path} ${r.status}`),
+			[
+				`GET ${knowledgePrefix(ctx)}/knowledge 200`,
+				`GET ${knowledgePrefix(ctx)}/knowledge/${handbook.id}/files 200`,
+				'POST /bot/v1/group/message 201',
+				'POST /api/v1/task-projects/tasks 201',
+			],
+		);
+		assert.deepEqual(platform[2].body, { gid: project._id, tid: project.topics.release._id, message: { type: 'text', data: AGENT_SUMMARY } });
+		assert.deepEqual(platform[3].body, { taskTitle: 'Review the Employee Handbook', assigneeId: bob._id, dueDate: '2026-11-27T16:00:00Z' });
+	}),
+	before(ctx) {
+		const llm = ctx.sim.llm as LlmSimulator;
+		llm.reset();
+		llm.setScript([
+			{ toolCalls: [{ name: 'List Knowledge Bases', arguments: {} }] },
+			{ toolCalls: [{ name: 'List Files', arguments: { knowledgeBaseId: handbook.id } }] },
+			{ toolCalls: [{ name: 'Post to Release Planning', arguments: { text: AGENT_SUMMARY } }] },
+			{ toolCalls: [{ name: 'Create Task', arguments: { title: 'Review the Employee Handbook', assigneeId: bob._id, dueDate: '2026-11-27T17:00:00+01:00' } }] },
+			{ content: 'Posted the summary and filed the review task for Bob.' },
+		]);
+	},
+};
+
+export const scenarios: Scenario[] = [knowledgeExample, botExample, formExample, taskExample, newFileFlow, agentExample, triggerExamples];
 
 /** Guard: every example file has a scenario here. */
 const covered = new Set([
