@@ -6,6 +6,7 @@ import { buildMultipart, getUploadSource } from '../../../shared/binary';
 import { invalidInput, parseCommaList, requireString } from '../../../shared/validation';
 import { botRequest } from '../../../shared/transport/botApi';
 import { optionsCollection, requiredNameField } from '../../../shared/descriptions/fields';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['create'] } },
@@ -37,6 +38,7 @@ export const description = updateDisplayOptions(
 					'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
 			},
 		]),
+		simplifyProperty,
 	],
 );
 
@@ -70,3 +72,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return body;
 }
+
+export { simplifyCreatedGroup as simplify } from './simplify';

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalJsonOption, valueOptions } from '../../../shared/descriptions/fields';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 import { approvalStagesProperty } from './approvalStages.description';
 import { formFieldsProperty } from './formFields.description';
 import { FORM_STATUSES } from './values';
@@ -138,6 +139,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions(

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalJsonOption } from '../../../shared/descriptions/fields';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 import { PRIORITIES } from './body';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from './validate';
 
@@ -142,6 +143,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions(
