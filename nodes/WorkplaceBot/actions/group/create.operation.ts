@@ -11,14 +11,14 @@ import { simplifyProperty } from '../../../shared/descriptions/simplify';
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['create'] } },
 	[
-		requiredNameField('e.g. Project Apollo', 'Name of the new group chat'),
+		requiredNameField('e.g. Project Apollo', 'Name of the new group chat, as its members will see it'),
 		{
 			displayName: 'Member IDs',
 			name: 'memberIds',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
-			description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
+			description: 'User IDs (uid, not usernames) of the members, separated by commas, or an array from an expression; `_id` from User > Get by Username gives a user\'s ID. The bot is added by itself.',
 		},
 		optionsCollection([
 			{

@@ -10,7 +10,7 @@ const usernameField = requiredTextField(
 	'Username',
 	'username',
 	'e.g. alice',
-	'The username to look up, e.g. `source.username` of a Workplace Trigger message event',
+	'The exact username to look up (not the display name), e.g. `source.username` of a Workplace Trigger message event',
 );
 
 export const description = updateDisplayOptions(

@@ -48,7 +48,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Purchase request',
-		description: 'Title of the form',
+		description: 'Title of the form, shown to the recipients',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -58,7 +58,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Please approve the purchase of 3 laptops',
-		description: 'Subject line of the form',
+		description: 'Subject line of the form: what the recipients are asked, in one line',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -68,7 +68,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. alice',
-		description: 'Username of the person the form comes from',
+		description: 'Username (not the user ID) of the person the form comes from',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -78,7 +78,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. bob, carol',
-		description: 'Usernames of the recipients, separated by commas (or a list from an expression)',
+		description: 'Usernames (not user IDs) of the recipients, separated by commas, or a list from an expression',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -135,7 +135,7 @@ const properties: INodeProperties[] = [
 				name: 'dueDate',
 				type: 'dateTime',
 				default: '',
-				description: 'When the form is due; sent as YYYY-MM-DD',
+				description: 'When the form is due: a date (YYYY-MM-DD) or an ISO 8601 date-time with offset; sent as the date YYYY-MM-DD',
 			},
 		],
 	},

@@ -8,9 +8,9 @@ import { knowledgeAdditionalJson, descriptionOption } from '../common.descriptio
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 const properties: INodeProperties[] = [
-	requiredNameField('e.g. HR Policies', 'Name of the new knowledge base'),
+	requiredNameField('e.g. HR Policies', 'Name of the new knowledge base, as people will see it in lists'),
 	collectionOf('Additional Fields', 'additionalFields', 'Add field', [
-		descriptionOption('What the knowledge base is about'),
+		descriptionOption('What the knowledge base is about, in a sentence or two'),
 		knowledgeAdditionalJson,
 	]),
 	simplifyProperty,

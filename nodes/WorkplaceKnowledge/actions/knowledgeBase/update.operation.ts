@@ -18,7 +18,7 @@ export const description = updateDisplayOptions(
 				name: 'name',
 				type: 'string',
 				default: '',
-				description: 'New name of the knowledge base',
+				description: 'New name of the knowledge base; leave the field out to keep the name',
 			},
 			descriptionOption('New description of the knowledge base'),
 			knowledgeAdditionalJson,
