@@ -6,6 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { Simplifier } from './simplify';
+import { shouldSimplify } from './simplify';
+import { runsAsTool } from './tool';
 import { AdaptiveLimiter, handLimiter } from './transport/limiter';
 import { handRetryPolicy, readRetryPolicy } from './transport/retryPolicy';
 
@@ -23,6 +26,11 @@ export interface OperationModule {
 	conversationKey?(this: IExecuteFunctions, itemIndex: number): string;
 	/** At most this many items of the operation at once (e.g. file uploads, for memory). */
 	maxAtOnce?: number;
+	/**
+	 * An operation that returns platform records: keeps the fields an agent needs of one record,
+	 * applied to each output item when "Simplify Output" (`simplify`, shown by the operation) says so.
+	 */
+	simplify?: Simplifier;
 }
 
 export interface RouteOptions {
@@ -104,14 +112,6 @@ function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/**
- * n8n's "<node> Tool" variant, called by an AI agent: a failed call is the tool's answer, which the
- * agent reads and can act on (another id, another value), not the end of the run.
- */
-function runsAsTool(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().type.endsWith('Tool');
-}
-
 function rethrow(ctx: IExecuteFunctions, error: unknown, itemIndex: number): never {
 	if (error instanceof NodeApiError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
@@ -146,13 +146,17 @@ async function runItem(
 		const module = moduleFor(ctx, resources, itemIndex);
 		// The transport retries this item's calls as its "Request Options" say.
 		handRetryPolicy(ctx, itemIndex, readRetryPolicy(ctx, itemIndex));
+		const simplify = module.simplify !== undefined && shouldSimplify(ctx, itemIndex) ? module.simplify : undefined;
 		await caps.enter(module);
 		try {
-			return toItems(await module.execute.call(ctx, itemIndex), itemIndex);
+			const items = toItems(await module.execute.call(ctx, itemIndex), itemIndex);
+			return simplify ? items.map((item) => ({ ...item, json: simplify(item.json) })) : items;
 		} finally {
 			caps.leave(module);
 		}
 	} catch (error) {
+		// n8n's "<node> Tool" variant, called by an AI agent: a failed call is the tool's answer, which
+		// the agent reads and can act on (another id, another value), not the end of the run.
 		if (ctx.continueOnFail() || runsAsTool(ctx)) return [errorItem(error as Error, itemIndex)];
 		return rethrow(ctx, error, itemIndex);
 	}

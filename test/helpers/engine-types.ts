@@ -227,6 +227,22 @@ export function registerTestTypes(types: {
 	return { nodes, credentials };
 }
 
+/**
+ * n8n's "<node> Tool" variant of a node of the package under test, which n8n registers for every
+ * `usableAsTool` node and runs when an AI agent calls the node as a tool: the same node class
+ * under the type name with `Tool` appended (`n8n-nodes-workplace.workplaceKnowledgeTool`), so a
+ * node's `getNode().type` ends with `Tool`. Returns that full type name, for runNode's `nodeType`.
+ */
+export async function registerToolVariant(name: string): Promise<string> {
+	const pkg = await loadPackageNodeTypes();
+	const fullType = engineTypes.resolveNodeTypeName(name, pkg.packageName);
+	const toolType = `${fullType}Tool`;
+	if (!engineTypes.hasNode(toolType)) {
+		engineTypes.addNode(toolType, engineTypes.nodeTypes.getByName(fullType), pkg.packageName ?? TEST_PACKAGE_NAME);
+	}
+	return toolType;
+}
+
 export interface PackageLoadResult {
 	/** Package directory (the one holding package.json). */
 	directory: string;

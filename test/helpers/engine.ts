@@ -30,6 +30,8 @@
  *   like n8n's "Test credential" button.
  * - `registerTestTypes({ nodes, credentials })` adds test-only types
  *   (`n8n-nodes-engine-test.<name>`).
+ * - `registerToolVariant('workplaceKnowledge')` registers the node's "<node> Tool" variant (the
+ *   type an AI agent's tool runs as) and returns its type name for `nodeType`.
  */
 import 'reflect-metadata';
 import './engine-env';
@@ -96,6 +98,7 @@ export {
 	loadPackageDirectory,
 	loadPackageNodeTypes,
 	registerTestTypes,
+	registerToolVariant,
 } from './engine-types';
 
 export interface TestBinary {

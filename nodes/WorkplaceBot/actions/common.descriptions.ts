@@ -6,14 +6,14 @@ export const userIdField: INodeProperties = requiredTextField(
 	'User ID',
 	'userId',
 	'e.g. 64f0a0000000000000000001',
-	'ID (uid) of the user, e.g. `source.userId` of a Workplace Trigger message event or `_id` of a user lookup',
+	'ID (uid) of the user, not the username: `_id` from User > Get by Username, or `source.userId` of a Workplace Trigger message event',
 );
 
 export const groupIdField: INodeProperties = requiredTextField(
 	'Group ID',
 	'groupId',
 	'e.g. 64f0c0000000000000000001',
-	'ID (gid) of the group chat; the bot must be a member',
+	'ID (gid) of the group chat: `group._id` from Group > Create, or `message.groupId` of a Workplace Trigger message event. The bot must be a member.',
 );
 
 export const topicIdField: INodeProperties = {
@@ -22,7 +22,7 @@ export const topicIdField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'Leave empty for the main chat',
-	description: 'ID (tid) of a topic in the group; empty sends to the group\'s main chat',
+	description: 'ID (tid) of a topic in the group, e.g. `topic._id` from Group > Create Topic; empty sends to the group\'s main chat',
 };
 
 export const textField: INodeProperties = {
@@ -32,7 +32,7 @@ export const textField: INodeProperties = {
 	typeOptions: { rows: 3 },
 	default: '',
 	required: true,
-	description: 'The message text',
+	description: 'The message text, as plain text',
 };
 
 export const captionField: INodeProperties = {
@@ -40,7 +40,7 @@ export const captionField: INodeProperties = {
 	name: 'caption',
 	type: 'string',
 	default: '',
-	description: 'Text shown with the picture',
+	description: 'Optional text shown with the picture',
 };
 
 /** Picture or file for the v1 send endpoints: a string as the platform takes it, or an n8n binary. */
@@ -73,7 +73,7 @@ export function fileSourceFields(kind: 'picture' | 'file'): INodeProperties[] {
 			required: true,
 			placeholder: 'e.g. https://example.com/report.pdf',
 			displayOptions: { show: { fileSource: ['url'] } },
-			description: 'Sent as given in the "file" field of the request',
+			description: `A public URL of the ${kind} (or a reference the platform resolves), sent as given in the "file" field of the request`,
 		},
 		{
 			displayName: 'Input Binary Field',

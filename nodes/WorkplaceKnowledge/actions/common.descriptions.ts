@@ -44,7 +44,7 @@ function idLocator(locator: {
 export const knowledgeBaseLocator = idLocator({
 	displayName: 'Knowledge Base',
 	name: 'knowledgeBaseId',
-	description: 'The knowledge base to act on',
+	description: 'The knowledge base: pick it from the list, or give its ID (`id` from Knowledge Base > Get Many, Get or Create)',
 	searchListMethod: 'searchKnowledgeBases',
 	placeholder: 'e.g. kb_8f3a2c',
 	invalidIdMessage: 'Not a valid knowledge base ID',
@@ -53,7 +53,7 @@ export const knowledgeBaseLocator = idLocator({
 export const fileLocator = idLocator({
 	displayName: 'File',
 	name: 'fileId',
-	description: 'The file in the knowledge base to act on',
+	description: 'The file in that knowledge base: pick it from the list, or give its ID (`id` from File > Get Many or Upload)',
 	searchListMethod: 'searchFiles',
 	placeholder: 'e.g. file_51d0e2',
 	invalidIdMessage: 'Not a valid file ID',

@@ -6,18 +6,19 @@ import { buildMultipart, getUploadSource } from '../../../shared/binary';
 import { invalidInput, parseCommaList, requireString } from '../../../shared/validation';
 import { botRequest } from '../../../shared/transport/botApi';
 import { optionsCollection, requiredNameField } from '../../../shared/descriptions/fields';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['create'] } },
 	[
-		requiredNameField('e.g. Project Apollo', 'Name of the new group chat'),
+		requiredNameField('e.g. Project Apollo', 'Name of the new group chat, as its members will see it'),
 		{
 			displayName: 'Member IDs',
 			name: 'memberIds',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 64f0a0000000000000000001, 64f0a0000000000000000002',
-			description: 'User IDs (uid) of the members, separated by commas, or an array from an expression',
+			description: 'User IDs (uid, not usernames) of the members, separated by commas, or an array from an expression; `_id` from User > Get by Username gives a user\'s ID. The bot is added by itself.',
 		},
 		optionsCollection([
 			{
@@ -37,6 +38,7 @@ export const description = updateDisplayOptions(
 					'Multipart field that carries each member ID. The platform documents "uid" and its sample sends repeated "uids[]".',
 			},
 		]),
+		simplifyProperty,
 	],
 );
 
@@ -70,3 +72,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return body;
 }
+
+export { simplifyCreatedGroup as simplify } from './simplify';

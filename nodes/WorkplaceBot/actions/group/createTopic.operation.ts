@@ -17,7 +17,7 @@ export const description = updateDisplayOptions(
 			default: '',
 			required: true,
 			placeholder: 'e.g. Release planning',
-			description: 'Name of the new topic',
+			description: 'Name of the new topic, as the group\'s members will see it',
 		},
 	],
 );

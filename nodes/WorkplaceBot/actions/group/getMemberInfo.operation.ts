@@ -5,10 +5,11 @@ import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { requireResourceId } from '../../../shared/validation';
 import { groupIdField, userIdField } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['getMemberInfo'] } },
-	[groupIdField, userIdField],
+	[groupIdField, userIdField, simplifyProperty],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -21,3 +22,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return body;
 }
+
+export { simplifyMember as simplify } from './simplify';

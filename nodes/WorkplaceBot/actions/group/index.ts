@@ -8,13 +8,13 @@ export const { operations, description } = defineResource('group', { create, cre
 		{
 			name: 'Create',
 			value: 'create',
-			description: 'Create a group chat with members and an optional group picture',
+			description: 'Create a group chat with members (user IDs) and an optional group picture; returns the group with its ID (group._id)',
 			action: 'Create a group chat',
 		},
 		{
 			name: 'Create Topic',
 			value: 'createTopic',
-			description: 'Create a topic (a sub-thread) in a group chat',
+			description: 'Create a topic (a sub-thread) in a group chat given by its ID; returns the topic with its ID (topic._id)',
 			action: 'Create a topic in a group',
 		},
 		{

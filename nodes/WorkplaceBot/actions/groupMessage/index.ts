@@ -8,19 +8,19 @@ export const { operations, description } = defineResource('groupMessage', { send
 		{
 			name: 'Send File',
 			value: 'sendFile',
-			description: "Send a file to a group's main chat",
+			description: "Send a file (a URL or a binary field) to a group's main chat, by group ID; files cannot go to a topic",
 			action: 'Send a file to a group',
 		},
 		{
 			name: 'Send Picture',
 			value: 'sendPicture',
-			description: "Send a picture with an optional caption to a group's main chat or one of its topics",
+			description: "Send a picture (a URL or a binary field) with an optional caption to a group's main chat or one of its topics, by group ID",
 			action: 'Send a picture to a group',
 		},
 		{
 			name: 'Send Text',
 			value: 'sendText',
-			description: "Send a text message to a group's main chat or one of its topics",
+			description: "Send a text message to a group's main chat or one of its topics, by group ID (gid) and optional topic ID (tid)",
 			action: 'Send a text message to a group',
 		},
 	],

@@ -28,7 +28,7 @@ export const pushFields: INodeProperties[] = [
 		description:
 			'ID (gid) of the group or direct chat, e.g. `gid` of the User resource\'s "Get Direct Chat" or of a message event',
 	},
-	property('string', 'Thread ID', 'threadId', "ID (tid) of the thread: the group's main chat, one of its topics, or a direct chat", {
+	property('string', 'Thread ID', 'threadId', "ID (tid) of the thread: the group's main chat, one of its topics (`topic._id` from Group > Create Topic), or a direct chat (`tid` from User > Get Direct Chat)", {
 		required: true,
 		placeholder: 'e.g. 64f0d0000000000000000001',
 	}),

@@ -4,17 +4,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { botRequest } from '../../../shared/transport/botApi';
 import { requiredTextField } from '../../../shared/descriptions/fields';
 import { requireString } from '../../../shared/validation';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 const usernameField = requiredTextField(
 	'Username',
 	'username',
 	'e.g. alice',
-	'The username to look up, e.g. `source.username` of a Workplace Trigger message event',
+	'The exact username to look up (not the display name), e.g. `source.username` of a Workplace Trigger message event',
 );
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getByUsername'] } },
-	[usernameField],
+	[usernameField, simplifyProperty],
 );
 
 /** One output item per matching user; none when nobody has that username. */
@@ -27,3 +28,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	return Array.isArray(body?.users) ? body.users : [];
 }
+
+export { simplifyUser as simplify } from './simplify';

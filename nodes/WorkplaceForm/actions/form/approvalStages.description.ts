@@ -47,6 +47,7 @@ export const approvalStagesProperty: INodeProperties = entryList(
 								type: 'string',
 								default: '',
 								placeholder: 'e.g. bob',
+								description: 'Username (not the user ID) of a person who may answer at this stage',
 							},
 							{
 								displayName: 'Weight',
@@ -86,7 +87,7 @@ export const approvalStagesProperty: INodeProperties = entryList(
 						name: 'dueDate',
 						type: 'dateTime',
 						default: '',
-						description: 'When the stage is due (sent as an ISO 8601 UTC timestamp)',
+						description: 'When the stage is due, as an ISO 8601 date-time with offset (e.g. 2025-03-31T17:00:00+02:00); sent in UTC. A value without an offset is read in the workflow time zone.',
 					},
 					{
 						displayName: 'Duration',

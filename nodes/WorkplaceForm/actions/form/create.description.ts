@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalJsonOption, valueOptions } from '../../../shared/descriptions/fields';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 import { approvalStagesProperty } from './approvalStages.description';
 import { formFieldsProperty } from './formFields.description';
 import { FORM_STATUSES } from './values';
@@ -47,7 +48,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Purchase request',
-		description: 'Title of the form',
+		description: 'Title of the form, shown to the recipients',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -57,7 +58,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Please approve the purchase of 3 laptops',
-		description: 'Subject line of the form',
+		description: 'Subject line of the form: what the recipients are asked, in one line',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -67,7 +68,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. alice',
-		description: 'Username of the person the form comes from',
+		description: 'Username (not the user ID) of the person the form comes from',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -77,7 +78,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. bob, carol',
-		description: 'Usernames of the recipients, separated by commas (or a list from an expression)',
+		description: 'Usernames (not user IDs) of the recipients, separated by commas, or a list from an expression',
 		displayOptions: { show: { definition: ['fields'] } },
 	},
 	{
@@ -134,10 +135,11 @@ const properties: INodeProperties[] = [
 				name: 'dueDate',
 				type: 'dateTime',
 				default: '',
-				description: 'When the form is due; sent as YYYY-MM-DD',
+				description: 'When the form is due: a date (YYYY-MM-DD) or an ISO 8601 date-time with offset; sent as the date YYYY-MM-DD',
 			},
 		],
 	},
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions(

@@ -6,6 +6,7 @@ import { bodyFromFields } from './body';
 import { checkFormBody } from './validate';
 
 export { description } from './create.description';
+export { simplifyForm as simplify } from './simplify';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const definition = this.getNodeParameter('definition', itemIndex, 'fields') as string;

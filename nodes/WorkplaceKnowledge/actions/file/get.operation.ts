@@ -4,10 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { knowledgeRequest } from '../../transport';
 import { readFileAddress } from './fileAddress';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['get'] } },
-	[knowledgeBaseLocator, fileLocator],
+	[knowledgeBaseLocator, fileLocator, simplifyProperty],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -15,3 +16,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { body } = await knowledgeRequest(this, { method: 'GET', path: file.path }, itemIndex);
 	return body;
 }
+
+export { simplifyKnowledgeFile as simplify } from './simplify';

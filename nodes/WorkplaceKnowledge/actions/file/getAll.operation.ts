@@ -5,10 +5,11 @@ import { apiPath } from '../../../shared/transport/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { knowledgeList } from '../../transport';
 import { getManyParameters, getManyProperties, knowledgeBaseLocator } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['getAll'] } },
-	[knowledgeBaseLocator, ...getManyProperties],
+	[knowledgeBaseLocator, ...getManyProperties, simplifyProperty],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
@@ -20,3 +21,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		getManyParameters(this, itemIndex),
 	);
 }
+
+export { simplifyKnowledgeFile as simplify } from './simplify';

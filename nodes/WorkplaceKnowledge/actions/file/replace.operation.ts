@@ -9,12 +9,14 @@ import {
 	knowledgeBaseLocator,
 	uploadOptions,
 } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 const properties: INodeProperties[] = [
 	knowledgeBaseLocator,
 	fileLocator,
 	binaryPropertyInput,
 	uploadOptions(),
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions(
@@ -28,3 +30,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export { fileTransferConversationKey as conversationKey } from '../conversations';
+
+export { simplifyKnowledgeFile as simplify } from './simplify';

@@ -5,8 +5,9 @@ import { apiPath } from '../../../shared/transport/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { uploadFileRequest } from './uploadFileRequest';
 import { binaryPropertyInput, knowledgeBaseLocator, uploadOptions } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
-const properties: INodeProperties[] = [knowledgeBaseLocator, binaryPropertyInput, uploadOptions()];
+const properties: INodeProperties[] = [knowledgeBaseLocator, binaryPropertyInput, uploadOptions(), simplifyProperty];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['upload'] } },
@@ -19,3 +20,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export { fileTransferConversationKey as conversationKey } from '../conversations';
+
+export { simplifyKnowledgeFile as simplify } from './simplify';

@@ -5,13 +5,15 @@ import { collectionOf, requiredNameField } from '../../../shared/descriptions/fi
 import { parseJsonObject, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { knowledgeAdditionalJson, descriptionOption } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 const properties: INodeProperties[] = [
-	requiredNameField('e.g. HR Policies', 'Name of the new knowledge base'),
+	requiredNameField('e.g. HR Policies', 'Name of the new knowledge base, as people will see it in lists'),
 	collectionOf('Additional Fields', 'additionalFields', 'Add field', [
-		descriptionOption('What the knowledge base is about'),
+		descriptionOption('What the knowledge base is about, in a sentence or two'),
 		knowledgeAdditionalJson,
 	]),
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions(
@@ -32,3 +34,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { body: record } = await knowledgeRequest(this, { method: 'POST', path: '/knowledge', body }, itemIndex);
 	return record;
 }
+
+export { simplifyKnowledgeBase as simplify } from './simplify';

@@ -5,10 +5,11 @@ import { apiPath } from '../../../shared/transport/apiPath';
 import { requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['knowledgeBase'], operation: ['get'] } },
-	[knowledgeBaseLocator],
+	[knowledgeBaseLocator, simplifyProperty],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -16,3 +17,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { body } = await knowledgeRequest(this, { method: 'GET', path: apiPath`/knowledge/${id}` }, itemIndex);
 	return body;
 }
+
+export { simplifyKnowledgeBase as simplify } from './simplify';

@@ -6,6 +6,7 @@ import { collectionOf } from '../../../shared/descriptions/fields';
 import { invalidInput, parseJsonObject, requireResourceId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { knowledgeAdditionalJson, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['knowledgeBase'], operation: ['update'] } },
@@ -17,11 +18,12 @@ export const description = updateDisplayOptions(
 				name: 'name',
 				type: 'string',
 				default: '',
-				description: 'New name of the knowledge base',
+				description: 'New name of the knowledge base; leave the field out to keep the name',
 			},
 			descriptionOption('New description of the knowledge base'),
 			knowledgeAdditionalJson,
 		]),
+		simplifyProperty,
 	],
 );
 
@@ -52,3 +54,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 export { knowledgeBaseConversationKey as conversationKey } from '../conversations';
+
+export { simplifyKnowledgeBase as simplify } from './simplify';

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalJsonOption } from '../../../shared/descriptions/fields';
+import { simplifyProperty } from '../../../shared/descriptions/simplify';
 import { PRIORITIES } from './body';
 import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from './validate';
 
@@ -59,7 +60,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 64f0a0000000000000000002',
-				description: 'User ID (not the username) of the person the task is assigned to',
+				description: 'User ID (not the username) of the person the task is assigned to, e.g. `_id` from Workplace Bot > User > Get by Username',
 			},
 			{
 				displayName: 'Checklist',
@@ -106,7 +107,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					"When the task is due. Sent as ISO 8601 in UTC; a date or time without a time zone is read in the workflow's time zone.",
+					"When the task is due, as an ISO 8601 date-time with offset (e.g. 2025-04-30T17:00:00+02:00); sent in UTC. A value without an offset is read in the workflow's time zone.",
 			},
 			{
 				displayName: 'Parent ID',
@@ -114,7 +115,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. task-0001',
-				description: 'ID of a parent task or topic. When set, the new task is created as its subtask.',
+				description: 'ID of a parent task (the ID in the output of a task this node created) or of a task topic. When set, the new task is created as its subtask.',
 			},
 		],
 	},
@@ -142,6 +143,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	simplifyProperty,
 ];
 
 export const description = updateDisplayOptions(

@@ -7,6 +7,7 @@ import { optionalText, priorityValue, taskBody } from './body';
 import { checkTaskBody } from './validate';
 
 export { description } from './create.description';
+export { simplifyTask as simplify } from './simplify';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const taskTitle = requireString(this, itemIndex, 'taskTitle', 'Title');

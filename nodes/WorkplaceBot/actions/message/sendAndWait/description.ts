@@ -118,7 +118,7 @@ const limitWaitTime = valuesCollection(
 			name: 'maxDateAndTime',
 			type: 'dateTime',
 			default: '',
-			description: 'When to stop waiting (in the workflow time zone unless the value has its own)',
+			description: 'When to stop waiting, as an ISO 8601 date-time with offset (e.g. 2025-03-31T17:00:00+02:00); a value without an offset is read in the workflow time zone',
 			displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
 		},
 	],
