@@ -160,6 +160,8 @@ const conversation: Scenario = {
 		assert.equal(results.length, 4, `tool results: ${JSON.stringify(results)}`);
 		assert.match(results[0], /Employee Handbook/);
 		assert.match(results[1], /remote-work-policy\.md/);
+		// Simplify Output (default: when called by an agent): the files without their digests and metadata.
+		assert.doesNotMatch(results[1], /sha256|metadata/);
 		assert.match(results[2], /not found|404/i, `the 404 reached the model: ${results[2]}`);
 		assert.doesNotMatch(results[2], /remote-work-policy/);
 		console.log(`      the model read for the 404: ${results[2]}`);
