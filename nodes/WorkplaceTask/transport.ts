@@ -12,17 +12,18 @@ const taskRequest = requestTo(TASK_API);
 export const TASKS_PATH = '/api/v1/task-projects/tasks';
 
 /**
- * POST a task with an `Idempotency-Key`: the platform answers a repeat with the first result
- * instead of creating a second task, so the shared transport may retry it after a 5xx or a lost
- * connection (same key and body, with backoff, up to "Max Server Error Retries").
+ * POST a task with an `Idempotency-Key`. Only when the user says the platform honours the key
+ * (`retryWithKey`) is it retried after a 5xx or a lost connection (same key and body, with
+ * backoff, up to "Max Server Error Retries"); by default a create is sent at most once, as the
+ * spec does not promise that a repeat returns the first task.
  */
 export async function createTaskRequest(
 	ctx: RequestContext,
 	body: IDataObject,
-	idempotencyKey: string,
+	key: { idempotencyKey: string; retryWithKey: boolean },
 	itemIndex: number,
 ): Promise<WorkplaceResponse<IDataObject>> {
-	return await taskRequest(ctx, { method: 'POST', path: TASKS_PATH, body, idempotencyKey }, itemIndex);
+	return await taskRequest(ctx, { method: 'POST', path: TASKS_PATH, body, ...key }, itemIndex);
 }
 
 /**

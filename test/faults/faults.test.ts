@@ -342,6 +342,22 @@ function taskTitles(): string[] {
 }
 
 describe('Task: faults on create (Idempotency-Key)', () => {
+	it.each([
+		['503 after the handler', { status: 503, retryAfter: 0, afterHandler: true }, 503],
+		['reset after the handler', { reset: true, afterHandler: true }, 0],
+	] as const)('%s at default settings: the create is not sent again (Continue On Fail: one error item)', async (_name, fault, status) => {
+		const { titles, inputItems } = taskItems(3);
+		sim.faults.add({ method: 'POST', path: TASKS, times: 1, ...fault });
+		const { error, items, requests } = await runTask(sim, { taskTitle: '={{ $json.title }}' }, { inputItems, continueOnFail: true });
+		expect(error).toBeUndefined();
+		const posts = requests.filter((r) => r.method === 'POST' && r.path === TASKS);
+		expect(posts).toHaveLength(3);
+		expect(posts.filter((r) => r.status === status)).toHaveLength(1);
+		expect(items.filter((i) => i.json.error !== undefined)).toHaveLength(1);
+		// The platform processed it before failing: each task exists once, none twice.
+		expectExactlyOnce(taskTitles(), titles);
+	});
+
 	it('429 three times with Retry-After: every task created exactly once', async () => {
 		const { titles, inputItems } = taskItems(10);
 		sim.faults.add({ method: 'POST', path: TASKS, status: 429, retryAfter: 0, times: 3 });
@@ -357,10 +373,10 @@ describe('Task: faults on create (Idempotency-Key)', () => {
 		['reset after the handler', { reset: true, afterHandler: true }, 0],
 		['503 before the handler', { status: 503, retryAfter: 0 }, 503],
 		['reset before the body', { reset: true }, 0],
-	] as const)('%s: retried with the same key, the task exists once, outputs match', async (_name, fault, status) => {
+	] as const)('%s, "Retry After Server Errors" on: retried with the same key, the task exists once, outputs match', async (_name, fault, status) => {
 		const { titles, inputItems } = taskItems(4);
 		sim.faults.add({ method: 'POST', path: TASKS, times: 1, ...fault });
-		const { error, items, requests } = await runTask(sim, { taskTitle: '={{ $json.title }}' }, { inputItems });
+		const { error, items, requests } = await runTask(sim, { taskTitle: '={{ $json.title }}', options: { retryWithIdempotencyKey: true } }, { inputItems });
 		expect(error).toBeUndefined();
 		const posts = requests.filter((r) => r.method === 'POST' && r.path === TASKS);
 		expect(posts.map((r) => r.status)).toEqual([status, 201, 201, 201, 201]);

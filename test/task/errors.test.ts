@@ -94,9 +94,25 @@ describe('Workplace Task: platform errors', () => {
 		expect(sim.state.tasks().filter((t) => t.taskTitle === 'After the rate limit')).toHaveLength(1);
 	});
 
-	it('503 after the task was created: the retry with the same key gets the first task back, nothing is created twice', async () => {
+	it('503 after the task was created, at default settings: not sent again (the spec does not promise the key is honoured); the error says 503', async () => {
 		sim.faults.add({ method: 'POST', path: TASKS, status: 503, afterHandler: true, times: 1 });
-		const { error, items, requests } = await runTask(sim, { taskTitle: 'Created once' });
+		const { error, requests } = await runTask(sim, { taskTitle: 'Sent once' });
+		expect(only(requests).status).toBe(503);
+		expect((error as NodeApiError).httpCode).toBe('503');
+		expect(sim.state.tasks().filter((t) => t.taskTitle === 'Sent once')).toHaveLength(1);
+	});
+
+	it('a lost connection at default settings: not sent again', async () => {
+		sim.faults.add({ method: 'POST', path: TASKS, reset: true, afterHandler: true, times: 1 });
+		const { error, requests } = await runTask(sim, { taskTitle: 'Reset, sent once' });
+		expect(error).toBeDefined();
+		expect(only(requests).status).toBe(0);
+		expect(sim.state.tasks().filter((t) => t.taskTitle === 'Reset, sent once')).toHaveLength(1);
+	});
+
+	it('"Retry After Server Errors" on, 503 after the task was created: the retry with the same key gets the first task back, nothing is created twice', async () => {
+		sim.faults.add({ method: 'POST', path: TASKS, status: 503, afterHandler: true, times: 1 });
+		const { error, items, requests } = await runTask(sim, { taskTitle: 'Created once', options: { retryWithIdempotencyKey: true } });
 		expect(error).toBeUndefined();
 		expect(requests.map((r) => r.status)).toEqual([503, 201]);
 		expect(new Set(requests.map((r) => r.headers['idempotency-key'])).size).toBe(1);
@@ -105,10 +121,10 @@ describe('Workplace Task: platform errors', () => {
 		expect(items[0].json.id).toBe(stored[0].id);
 	});
 
-	it('503 before processing: retried with backoff until it succeeds', async () => {
+	it('"Retry After Server Errors" on, 503 before processing: retried with backoff until it succeeds', async () => {
 		sim.faults.add({ method: 'POST', path: TASKS, status: 503, times: 2 });
 		const started = Date.now();
-		const { error, requests } = await runTask(sim, { taskTitle: 'Third time lucky' });
+		const { error, requests } = await runTask(sim, { taskTitle: 'Third time lucky', options: { retryWithIdempotencyKey: true } });
 		expect(error).toBeUndefined();
 		expect(requests.map((r) => r.status)).toEqual([503, 503, 201]);
 		// backoff 0.5 s then 1 s
@@ -116,9 +132,9 @@ describe('Workplace Task: platform errors', () => {
 		expect(sim.state.tasks().filter((t) => t.taskTitle === 'Third time lucky')).toHaveLength(1);
 	});
 
-	it('a lost connection after the task was created is retried with the same key: one task', async () => {
+	it('"Retry After Server Errors" on, a lost connection after the task was created is retried with the same key: one task', async () => {
 		sim.faults.add({ method: 'POST', path: TASKS, reset: true, afterHandler: true, times: 1 });
-		const { error, requests, items } = await runTask(sim, { taskTitle: 'Reset once' });
+		const { error, requests, items } = await runTask(sim, { taskTitle: 'Reset once', options: { retryWithIdempotencyKey: true } });
 		expect(error).toBeUndefined();
 		expect(requests.map((r) => r.status)).toEqual([0, 201]);
 		const stored = sim.state.tasks().filter((t) => t.taskTitle === 'Reset once');
@@ -128,15 +144,15 @@ describe('Workplace Task: platform errors', () => {
 
 	it('503 retries are bounded by "Max Server Error Retries"', async () => {
 		sim.faults.add({ method: 'POST', path: TASKS, status: 503, times: Infinity });
-		const bounded = await runTask(sim, { taskTitle: 'Never', requestOptions: { maxServerErrorRetries: 1 } });
+		const bounded = await runTask(sim, { taskTitle: 'Never', requestOptions: { maxServerErrorRetries: 1 }, options: { retryWithIdempotencyKey: true } });
 		expect(bounded.requests.map((r) => r.status)).toEqual([503, 503]);
 		expect((bounded.error as NodeApiError).httpCode).toBe('503');
 		expect(bounded.error?.message).toMatch(/^ServiceUnavailable: /);
 
-		const defaults = await runTask(sim, { taskTitle: 'Never' });
+		const defaults = await runTask(sim, { taskTitle: 'Never', options: { retryWithIdempotencyKey: true } });
 		expect(defaults.requests).toHaveLength(3);
 
-		const none = await runTask(sim, { taskTitle: 'Never', requestOptions: { maxServerErrorRetries: 0 } });
+		const none = await runTask(sim, { taskTitle: 'Never', requestOptions: { maxServerErrorRetries: 0 }, options: { retryWithIdempotencyKey: true } });
 		expect(none.requests).toHaveLength(1);
 		expect(count()).toBe(SEEDED);
 	});

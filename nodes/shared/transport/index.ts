@@ -44,11 +44,14 @@ export interface WorkplaceRequest {
 	headers?: IDataObject;
 	/** Return the response body as a stream (downloads). */
 	stream?: boolean;
-	/**
-	 * Sent as the `Idempotency-Key` header. The platform answers a repeat of the same key with
-	 * the first result, so such a POST is retried after a 5xx or a lost connection like a GET.
-	 */
+	/** Sent as the `Idempotency-Key` header. */
 	idempotencyKey?: string;
+	/**
+	 * The user says the platform honours the Idempotency-Key (answers a repeat of a key with the
+	 * first result): this POST is then retried after a 5xx or a lost connection like a GET. The
+	 * spec does not promise it, so no call sets this by default.
+	 */
+	retryWithKey?: boolean;
 }
 
 export interface WorkplaceResponse<T = unknown> {

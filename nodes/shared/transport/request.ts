@@ -53,7 +53,8 @@ async function credentialsFor(
  * Retries: a 429 is always retried after Retry-After (the platform did not process
  * the call), bounded by the item's retry policy, which the router hands over (retryPolicy.ts).
  * A 5xx or a lost connection is retried only for idempotent calls (GET, PUT, DELETE, or a POST
- * with an Idempotency-Key): a POST that may have reached the platform is never sent twice.
+ * with an Idempotency-Key the user says the platform honours): a POST that may have reached the
+ * platform is otherwise never sent twice.
  * A 401 on a credential with a process-wide token (token.ts) renews the token and sends the
  * call again; a token request that fails sends nothing, so it is retried like a lost connection.
  *
@@ -70,7 +71,7 @@ export async function workplaceRequest<T = unknown>(
 	const credentials = await credentialsFor(ctx, api, itemIndex);
 	const baseUrl = api.baseUrl(credentials).replace(/\/+$/, '');
 	const policy = getRetryPolicy(ctx, itemIndex);
-	const idempotent = IDEMPOTENT_METHODS.has(request.method) || Boolean(request.idempotencyKey);
+	const idempotent = IDEMPOTENT_METHODS.has(request.method) || Boolean(request.idempotencyKey && request.retryWithKey);
 	const tokenSpec = api.expirableToken;
 	const sharedToken = tokenSpec ? sharedTokenFor(node, api.credentialType, credentials, tokenSpec) : undefined;
 

@@ -33,7 +33,7 @@ const state = (ctx: ScenarioContext) => ctx.sim.state as SimulatorState;
 const taskLog = (ctx: ScenarioContext): LoggedRequest[] => ctx.sim.log.all().filter((r) => r.path === TASKS);
 
 const create: Scenario = {
-	name: 'task: checklist, subtask, 503 and 429 retried once-only',
+	name: 'task: checklist, subtask, 503 and 429 retried once-only (Retry After Server Errors on)',
 	credentials: [taskCredential],
 	before(ctx) {
 		// The first create is processed but answered 503; its retry meets a 429 (Retry-After: 1).
@@ -58,6 +58,8 @@ const create: Scenario = {
 					},
 					additionalJson: '{"tags": ["e2e"]}',
 				},
+				// The simulator honours Idempotency-Key; without this option a create is sent once.
+				options: { retryWithIdempotencyKey: true },
 			}),
 			task('Create Subtask', {
 				taskTitle: 'E2E subtask',

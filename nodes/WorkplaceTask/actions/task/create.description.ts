@@ -139,7 +139,15 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Sent in the Idempotency-Key header: the platform creates one task per key and answers a repeat with the first result. Empty: a new random key per item and run, reused only when the node retries the item. Set one (e.g. from an order number) to avoid duplicates across executions too.',
+					'Sent in the Idempotency-Key header. A platform that honours it creates one task per key and answers a repeat with the first result. Empty: a new random key per item and run, reused when the node retries the item.',
+			},
+			{
+				displayName: 'Retry After Server Errors (Platform Honours the Key)',
+				name: 'retryWithIdempotencyKey',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to send a create again, with the same Idempotency-Key, after a 5xx answer or a lost connection (up to Request Options > Max Server Error Retries). Turn on only for a platform known to honour the key: the API documentation does not promise it, and a platform that ignores it creates the task twice. Off: a create is sent once, and a 429 (not processed) is still waited out and retried.',
 			},
 		],
 	},

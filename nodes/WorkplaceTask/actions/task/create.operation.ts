@@ -18,6 +18,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	checkTaskBody(this, itemIndex, body, options.allowLongText === true);
 
 	const idempotencyKey = optionalText(options.idempotencyKey)?.trim() ?? randomUUID();
-	const { body: created } = await createTaskRequest(this, body, idempotencyKey, itemIndex);
+	const retryWithKey = options.retryWithIdempotencyKey === true;
+	const { body: created } = await createTaskRequest(this, body, { idempotencyKey, retryWithKey }, itemIndex);
 	return created;
 }
