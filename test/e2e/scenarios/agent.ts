@@ -14,13 +14,24 @@ import type { LlmRequestRecord, LlmSimulator, LlmTurn } from '../../../simulator
 import { SEED } from '../../../simulator/seed';
 import type { Scenario, ScenarioContext, ScenarioCredential, WorkflowJson } from '../types';
 import { chain, credentialId, manualTrigger, node, PACKAGE, type NodeSpec } from '../workflow';
-import { botCredential, knowledgeCredential } from '../workplace';
+import { knowledgeCredential } from '../workplace';
 
 const openAiCredential: ScenarioCredential = {
 	id: credentialId('openAiApi/simulator'),
 	name: 'OpenAI (scripted simulator)',
 	type: 'openAiApi',
 	data: ({ sim }) => ({ apiKey: 'sk-simulator', url: `${sim.url}/v1` }),
+};
+
+/**
+ * A bot credential of its own: n8n saves the token it fetches into the credential, and the bot
+ * scenario (run after this one) checks that its run fetches one.
+ */
+const botCredential: ScenarioCredential = {
+	id: credentialId('workplaceBotOAuth2Api/simulator-agent'),
+	name: 'Workplace Bot (simulator, agent)',
+	type: 'workplaceBotOAuth2Api',
+	data: ({ sim }) => ({ baseUrl: sim.url, clientId: sim.credentials.botClientId, clientSecret: sim.credentials.botClientSecret }),
 };
 
 const taskCredential: ScenarioCredential = {

@@ -84,7 +84,8 @@ const botOperations: Scenario = {
 			`GET /file/image/${SEED.pictures.first}`,
 			'POST /bot/v1/direct/picture',
 		]);
-		const token = state.tokens()[0].token;
+		// The one token this run fetched: the last one the platform issued (earlier scenarios got others).
+		const token = state.tokens().at(-1)!.token;
 		for (const call of calls) assert.equal(call.headers.authorization, `Bearer ${token}`, `${call.method} ${call.path}`);
 		assert.deepEqual(calls[2].body, { uid: SEED.users.alice._id, message: { type: 'text', data: 'Hello from n8n ✓' } });
 		const groupCreate = calls[4] as { multipart?: { fields: Record<string, unknown> } };
