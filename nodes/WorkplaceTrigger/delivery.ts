@@ -95,7 +95,7 @@ export function parseDelivery(rawBody: Buffer, eventHeader: unknown): Delivery {
 		if (!Array.isArray(events)) return malformed('"events" is not an array');
 		for (const [index, event] of events.entries()) {
 			if (!isPlainObject(event) || typeof event.type !== 'string' || event.type === '') {
-				return malformed(`events[${index}] is not an event object with a "type"`);
+				return malformed(`event ${index + 1} of ${events.length} (events[${index}]) is not an event object with a "type"`);
 			}
 		}
 		return { kind: 'bot', events: events as IDataObject[] };

@@ -11,6 +11,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { FieldName } from './validation';
 import { invalidInput } from './validation';
 
 export type ParsedDate =
@@ -168,7 +169,7 @@ const DATE_FORMS_HINT =
 export function readDateInput(
 	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	itemIndex: number,
-	field: string,
+	field: string | FieldName,
 	value: unknown,
 ): ParsedDate {
 	const parsed = parseDateInput(value);

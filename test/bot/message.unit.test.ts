@@ -17,7 +17,7 @@ const longUrl = (length: number) => `https://example.com/${'x'.repeat(length - '
 
 /** The violations of one message as `path: rule, got ...` lines. */
 function problems(messages: unknown): string[] {
-	return validateMessages(messages).map((v) => `${displayPath('Messages', v.path)}: ${v.rule}, got ${v.got}`);
+	return validateMessages(messages).map((v) => `${displayPath('Messages', v.path, messages)}: ${v.rule}, got ${v.got}`);
 }
 
 const buttons = (template: IDataObject): IDataObject => ({
@@ -105,7 +105,7 @@ describe('validateMessages: each limit and required field', () => {
 		[
 			'action label over 20 characters (buttons)',
 			[{ type: 'text', text: 'x' }, buttons({ actions: [{ type: 'message', label: 'A label that is far too long', text: 'x' }] })],
-			['Messages > 2 > Template > Actions > 1 > Label: must be at most 20 characters, got "A label that is far too long" (28 characters)'],
+			['Messages > Template > Actions > Label (message 2 of 2, action 1 of 1): must be at most 20 characters, got "A label that is far too long" (28 characters)'],
 		],
 		[
 			'label missing in buttons, carousel and quick reply actions',
@@ -115,9 +115,9 @@ describe('validateMessages: each limit and required field', () => {
 				{ type: 'text', text: 'x', quickReply: { items: [{ type: 'action', action: { type: 'message', text: 'x' } }] } },
 			],
 			[
-				'Messages > 1 > Template > Actions > 1 > Label: is required, got nothing',
-				'Messages > 2 > Template > Columns > 1 > Actions > 1 > Label: must not be empty, got an empty string',
-				'Messages > 3 > Quick Reply > Items > 1 > Action > Label: is required, got nothing',
+				'Messages > Template > Actions > Label (message 1 of 3, action 1 of 1): is required, got nothing',
+				'Messages > Template > Columns > Actions > Label (message 2 of 3, column 1 of 1, action 1 of 1): must not be empty, got an empty string',
+				'Messages > Quick Reply > Items > Action > Label (message 3 of 3, quick reply item 1 of 1): is required, got nothing',
 			],
 		],
 		[
@@ -130,13 +130,13 @@ describe('validateMessages: each limit and required field', () => {
 				{ type: 'text', text: 'x', quickReply: { items: [{ type: 'action', imageUrl: longUrl(1001) }] } },
 			],
 			[
-				'Messages > 1 > Original Content URL: must be at most 1000 characters',
-				'Messages > 1 > Preview Image URL: must be at most 1000 characters',
-				'Messages > 3 > Base URL: must be at most 1000 characters',
-				'Messages > 3 > Actions > 1 > URL: must be at most 1000 characters',
-				'Messages > 4 > Template > Thumbnail Image URL: must be at most 1000 characters',
-				'Messages > 4 > Template > Actions > 1 > Link URI: must be at most 1000 characters',
-				'Messages > 5 > Quick Reply > Items > 1 > Image URL: must be at most 1000 characters',
+				'Messages > Original Content URL (message 1 of 5): must be at most 1000 characters',
+				'Messages > Preview Image URL (message 1 of 5): must be at most 1000 characters',
+				'Messages > Base URL (message 3 of 5): must be at most 1000 characters',
+				'Messages > Actions > URL (message 3 of 5, action 1 of 1): must be at most 1000 characters',
+				'Messages > Template > Thumbnail Image URL (message 4 of 5): must be at most 1000 characters',
+				'Messages > Template > Actions > Link URI (message 4 of 5, action 1 of 1): must be at most 1000 characters',
+				'Messages > Quick Reply > Items > Image URL (message 5 of 5, quick reply item 1 of 1): must be at most 1000 characters',
 			],
 		],
 		[
@@ -149,12 +149,12 @@ describe('validateMessages: each limit and required field', () => {
 				carousel([column({ title: 'Title', text: 'x'.repeat(61) }), column({ text: 'x'.repeat(161) })]),
 			],
 			[
-				'Messages > 1 > Template > Title: must be at most 40 characters',
-				'Messages > 2 > Template > Text: must be at most 160 characters',
-				'Messages > 3 > Template > Text: must be at most 60 characters with a title',
-				'Messages > 4 > Template > Text: must be at most 60 characters with an image',
-				'Messages > 5 > Template > Columns > 1 > Text: must be at most 60 characters with a title',
-				'Messages > 5 > Template > Columns > 2 > Text: must be at most 160 characters',
+				'Messages > Template > Title (message 1 of 5): must be at most 40 characters',
+				'Messages > Template > Text (message 2 of 5): must be at most 160 characters',
+				'Messages > Template > Text (message 3 of 5): must be at most 60 characters with a title',
+				'Messages > Template > Text (message 4 of 5): must be at most 60 characters with an image',
+				'Messages > Template > Columns > Text (message 5 of 5, column 1 of 2): must be at most 60 characters with a title',
+				'Messages > Template > Columns > Text (message 5 of 5, column 2 of 2): must be at most 160 characters',
 			],
 		],
 		[
@@ -168,12 +168,12 @@ describe('validateMessages: each limit and required field', () => {
 				imagemap(Array.from({ length: 51 }, () => ({ type: 'message', text: 'hi', area }))),
 			],
 			[
-				'Messages > 1 > Template > Actions: must have at most 4 actions, got 5 actions',
-				'Messages > 2 > Template > Actions: must have at least 1 action, got 0 actions',
-				'Messages > 3 > Template > Columns: must have at most 10 columns, got 11 columns',
-				'Messages > 4 > Template > Columns: must have at least 1 column, got 0 columns',
-				'Messages > 5 > Template > Columns > 1 > Actions: must have at most 3 actions, got 4 actions',
-				'Messages > 6 > Actions: must have at most 50 actions, got 51 actions',
+				'Messages > Template > Actions (message 1 of 6): must have at most 4 actions, got 5 actions',
+				'Messages > Template > Actions (message 2 of 6): must have at least 1 action, got 0 actions',
+				'Messages > Template > Columns (message 3 of 6): must have at most 10 columns, got 11 columns',
+				'Messages > Template > Columns (message 4 of 6): must have at least 1 column, got 0 columns',
+				'Messages > Template > Columns > Actions (message 5 of 6, column 1 of 1): must have at most 3 actions, got 4 actions',
+				'Messages > Actions (message 6 of 6): must have at most 50 actions, got 51 actions',
 			],
 		],
 		[
@@ -185,11 +185,11 @@ describe('validateMessages: each limit and required field', () => {
 				]),
 			],
 			[
-				'Messages > 1 > Actions > 1 > Area > X: must be a whole number of at least 0, got -1',
-				'Messages > 1 > Actions > 1 > Area > Y: must be a whole number, got 1.5',
-				'Messages > 1 > Actions > 1 > Area > Width: must be a whole number greater than 0, got 0',
-				'Messages > 1 > Actions > 1 > Area > Height: must be a whole number, got "10"',
-				'Messages > 1 > Actions > 2 > Area: is required, got nothing',
+				'Messages > Actions > Area > X (message 1 of 1, action 1 of 2): must be a whole number of at least 0, got -1',
+				'Messages > Actions > Area > Y (message 1 of 1, action 1 of 2): must be a whole number, got 1.5',
+				'Messages > Actions > Area > Width (message 1 of 1, action 1 of 2): must be a whole number greater than 0, got 0',
+				'Messages > Actions > Area > Height (message 1 of 1, action 1 of 2): must be a whole number, got "10"',
+				'Messages > Actions > Area (message 1 of 1, action 2 of 2): is required, got nothing',
 			],
 		],
 		[
@@ -209,21 +209,21 @@ describe('validateMessages: each limit and required field', () => {
 				'hello',
 			],
 			[
-				'Messages > 1 > Text: is required, got nothing',
-				'Messages > 2 > Text: must not be empty, got "   "',
-				'Messages > 3 > Preview Image URL: is required, got nothing',
-				'Messages > 4 > Original Content URL: is required, got nothing',
-				'Messages > 5 > Duration: is required, got nothing',
-				'Messages > 6 > Duration: must be a number (milliseconds), got "1000"',
-				'Messages > 7 > Base URL: is required, got nothing',
-				'Messages > 7 > Base Size > Width: must be a number greater than 0 (pixels), got 0',
-				'Messages > 7 > Base Size > Height: is required, got nothing',
-				'Messages > 7 > Actions: is required, got nothing',
-				'Messages > 8 > Template: is required, got nothing',
-				'Messages > 9 > Template > Type: must be one of "buttons", "carousel", got "list"',
-				'Messages > 10 > Type: must be one of "text", "image", "video", "audio", "imagemap", "template", got "sticker"',
-				'Messages > 11 > Type: is required, got nothing',
-				'Messages > 12: must be a message object like {"type": "text", "text": "Hello"}, got "hello"',
+				'Messages > Text (message 1 of 12): is required, got nothing',
+				'Messages > Text (message 2 of 12): must not be empty, got "   "',
+				'Messages > Preview Image URL (message 3 of 12): is required, got nothing',
+				'Messages > Original Content URL (message 4 of 12): is required, got nothing',
+				'Messages > Duration (message 5 of 12): is required, got nothing',
+				'Messages > Duration (message 6 of 12): must be a number (milliseconds), got "1000"',
+				'Messages > Base URL (message 7 of 12): is required, got nothing',
+				'Messages > Base Size > Width (message 7 of 12): must be a number greater than 0 (pixels), got 0',
+				'Messages > Base Size > Height (message 7 of 12): is required, got nothing',
+				'Messages > Actions (message 7 of 12): is required, got nothing',
+				'Messages > Template (message 8 of 12): is required, got nothing',
+				'Messages > Template > Type (message 9 of 12): must be one of "buttons", "carousel", got "list"',
+				'Messages > Type (message 10 of 12): must be one of "text", "image", "video", "audio", "imagemap", "template", got "sticker"',
+				'Messages > Type (message 11 of 12): is required, got nothing',
+				'Messages (message 12 of 12): must be a message object like {"type": "text", "text": "Hello"}, got "hello"',
 			],
 		],
 		[
@@ -249,15 +249,15 @@ describe('validateMessages: each limit and required field', () => {
 				]),
 			],
 			[
-				'Messages > 1 > Template > Actions > 1 > Text: is required, got nothing',
-				'Messages > 1 > Template > Actions > 2 > Data: is required, got nothing',
-				'Messages > 1 > Template > Actions > 3 > Template ID: is required, got nothing',
-				'Messages > 1 > Template > Actions > 4 > Workflow ID: must be text, got 42',
-				'Messages > 2 > Template > Columns > 1 > Actions > 1 > Status: must be one of "awaiting", "processing", "completed", "rejected", "canceled", got "done"',
-				'Messages > 2 > Template > Columns > 1 > Actions > 2 > Link URI: is required (the field is "linkUri", not "uri"), got nothing',
-				'Messages > 2 > Template > Columns > 1 > Actions > 3 > Link URI: is required, got nothing',
-				'Messages > 2 > Template > Columns > 2 > Actions > 1 > Type: is required, got nothing',
-				'Messages > 2 > Template > Columns > 2 > Actions > 2 > Type: must be one of "message", "postback", "workflowTemplate", "workflow", "workflows", "library", "uri", got "call"',
+				'Messages > Template > Actions > Text (message 1 of 2, action 1 of 4): is required, got nothing',
+				'Messages > Template > Actions > Data (message 1 of 2, action 2 of 4): is required, got nothing',
+				'Messages > Template > Actions > Template ID (message 1 of 2, action 3 of 4): is required, got nothing',
+				'Messages > Template > Actions > Workflow ID (message 1 of 2, action 4 of 4): must be text, got 42',
+				'Messages > Template > Columns > Actions > Status (message 2 of 2, column 1 of 2, action 1 of 3): must be one of "awaiting", "processing", "completed", "rejected", "canceled", got "done"',
+				'Messages > Template > Columns > Actions > Link URI (message 2 of 2, column 1 of 2, action 2 of 3): is required (the field is "linkUri", not "uri"), got nothing',
+				'Messages > Template > Columns > Actions > Link URI (message 2 of 2, column 1 of 2, action 3 of 3): is required, got nothing',
+				'Messages > Template > Columns > Actions > Type (message 2 of 2, column 2 of 2, action 1 of 2): is required, got nothing',
+				'Messages > Template > Columns > Actions > Type (message 2 of 2, column 2 of 2, action 2 of 2): must be one of "message", "postback", "workflowTemplate", "workflow", "workflows", "library", "uri", got "call"',
 			],
 		],
 		[
@@ -268,11 +268,11 @@ describe('validateMessages: each limit and required field', () => {
 				{ type: 'text', text: 'x', quickReply: { items: [] } },
 			],
 			[
-				'Messages > 1 > Template > Image Aspect Ratio: must be one of "rectangle", "square", got "wide"',
-				'Messages > 1 > Template > Image Size: must be one of "cover", "contain", got "fill"',
-				'Messages > 2 > Quick Reply > Items > 1 > Type: must be "action", got "button"',
-				'Messages > 2 > Quick Reply > Items > 2 > Type: is required, got nothing',
-				'Messages > 3 > Quick Reply > Items: must have at least 1 item, got 0 items',
+				'Messages > Template > Image Aspect Ratio (message 1 of 3): must be one of "rectangle", "square", got "wide"',
+				'Messages > Template > Image Size (message 1 of 3): must be one of "cover", "contain", got "fill"',
+				'Messages > Quick Reply > Items > Type (message 2 of 3, quick reply item 1 of 2): must be "action", got "button"',
+				'Messages > Quick Reply > Items > Type (message 2 of 3, quick reply item 2 of 2): is required, got nothing',
+				'Messages > Quick Reply > Items (message 3 of 3): must have at least 1 item, got 0 items',
 			],
 		],
 	];
@@ -280,7 +280,7 @@ describe('validateMessages: each limit and required field', () => {
 	it.each(cases)('%s', (_name, messages, expected) => {
 		const found = problems(messages);
 		expect(found).toHaveLength(expected.length);
-		found.forEach((line, k) => expect(line.startsWith(expected[k])).toBe(true));
+		expect(found.map((line, k) => line.slice(0, expected[k]?.length))).toEqual(expected);
 	});
 
 	it('reports an empty list and a non-list', () => {
@@ -293,7 +293,7 @@ describe('validateMessages: each limit and required field', () => {
 			{ type: 'text', text: 'x' },
 			buttons({ actions: [{ type: 'message', label: 'A label that is far too long', text: 'x' }] }),
 		]);
-		expect(displayPath('Messages', violation.path)).toBe('Messages > 2 > Template > Actions > 1 > Label');
+		expect(displayPath('Messages', violation.path)).toBe('Messages > Template > Actions > Label (message 2, action 1)');
 		expect(wirePath(violation.path)).toBe('messages[1].template.actions[0].label');
 		expect(violation.got).toBe('"A label that is far too long" (28 characters)');
 	});
@@ -483,8 +483,8 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 			}),
 		);
 		expect(fromColumn.map((v: Violation) => [displayPath('Messages', v.path), v.rule.slice(0, 20)])).toEqual([
-			['Messages > 1 > Template > Columns > 1 > Actions', 'must be valid JSON ('],
-			['Messages > 1 > Template > Columns > 1 > Default Action', 'must be valid JSON ('],
+			['Messages > Template > Columns > Actions (message 1, column 1)', 'must be valid JSON ('],
+			['Messages > Template > Columns > Default Action (message 1, column 1)', 'must be valid JSON ('],
 		]);
 	});
 
@@ -504,11 +504,11 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 			{ type: 'template', template: { type: 'buttons', text: '', actions: [{ type: 'message', text: '' }] } },
 			{ type: 'template', template: { type: 'carousel', columns: [{ text: 'x', actions: [{ type: 'message', label: 'a', text: 'a' }] }] } },
 		]);
-		expect(collectViolations(built).map((v) => `${displayPath('Messages', v.path)}: ${v.rule}`)).toEqual([
-			'Messages > 2 > Template > Image Background Color: applies to the Buttons template only; for a carousel, set it on each column',
-			'Messages > 1 > Template > Text: must not be empty',
-			'Messages > 1 > Template > Actions > 1 > Label: is required',
-			'Messages > 1 > Template > Actions > 1 > Text: must not be empty',
+		expect(collectViolations(built).map((v) => `${displayPath('Messages', v.path, built.messages)}: ${v.rule}`)).toEqual([
+			'Messages > Template > Image Background Color (message 2 of 2): applies to the Buttons template only; for a carousel, set it on each column',
+			'Messages > Template > Text (message 1 of 2): must not be empty',
+			'Messages > Template > Actions > Label (message 1 of 2, action 1 of 1): is required',
+			'Messages > Template > Actions > Text (message 1 of 2, action 1 of 1): must not be empty',
 		]);
 	});
 

@@ -97,6 +97,22 @@ describe('Workplace Knowledge: file', () => {
 		}
 	});
 
+	it.each([
+		['an empty name', [{ name: 'category', value: 'notes' }, { name: ' ', value: 'x' }], 'must not be empty, got " "'],
+		['the file field\'s name', [{ name: 'file', value: 'x' }, { name: 'tags', value: 'a' }], 'must differ from the file field "file", got "file"'],
+	])('refuses an extra form field with %s, naming its place in words, before sending anything', async (_name, field, rule) => {
+		const { error, requests } = await runKnowledge(sim, {
+			resource: 'file',
+			operation: 'upload',
+			knowledgeBaseId: byId(base.id),
+			binaryPropertyName: 'data',
+			options: { extraFields: { field } },
+		}, { inputItems: [{ json: {}, binary: { data: { data: 'hello', fileName: 'hello.txt', mimeType: 'text/plain' } } }] });
+		const position = field[0].name === 'file' ? 'field 1 of 2' : 'field 2 of 2';
+		expect(error?.message).toBe(`Item 0: "Extra Form Fields > Name" (${position}) ${rule}`);
+		expect(requests).toEqual([]);
+	});
+
 	it('fails an item without the binary field before sending anything', async () => {
 		const { error, requests } = await runKnowledge(
 			sim,

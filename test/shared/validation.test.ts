@@ -10,6 +10,7 @@ import {
 	describeKind,
 	describeValue,
 	displayPath,
+	nameField,
 	invalidInput,
 	isBlank,
 	isPlainObject,
@@ -63,10 +64,23 @@ describe('small predicates', () => {
 });
 
 describe('field names', () => {
-	it('displayPath: display names, positions from 1, entry names where given, parts joined by " > "', () => {
-		const names = { keys: { responseTiers: 'Approval Stages', tier: 'Tier' }, entries: { responseTiers: 'Stage' } };
-		expect(displayPath(undefined, ['responseTiers', 1, 'tier'], names)).toBe('Approval Stages > Stage 2 > Tier');
-		expect(displayPath('Messages', [0, 'actions', 2, 'Label (JSON)'])).toBe('Messages > 1 > actions > 3 > Label (JSON)');
+	it('nameField: the field as the UI names it, and its place in its lists in words from 1, with the total', () => {
+		const names = {
+			keys: { responseTiers: 'Approval Stages', tier: 'Tier', allowedResponders: 'Allowed Responders', weight: 'Weight', meta: '' },
+			entries: { responseTiers: 'stage', allowedResponders: 'responder' },
+		};
+		const body = { responseTiers: [{}, { allowedResponders: [{}, {}] }, {}] };
+		expect(nameField(undefined, ['responseTiers', 1, 'tier'], names, body)).toEqual({ field: 'Approval Stages > Tier', at: 'stage 2 of 3' });
+		expect(nameField(undefined, ['responseTiers', 1, 'allowedResponders', 0, 'weight'], names, body)).toEqual({
+			field: 'Approval Stages > Allowed Responders > Weight',
+			at: 'stage 2 of 3, responder 1 of 2',
+		});
+		// Without the value the total is unknown; a key named '' is hidden; a list without a noun has entries.
+		expect(nameField(undefined, ['responseTiers', 1, 'meta', 'tier'], names)).toEqual({ field: 'Approval Stages > Tier', at: 'stage 2' });
+		expect(displayPath('Messages', [0, 'actions', 2, 'Label (JSON)'], { entries: { Messages: 'message' } }, [{ actions: [1, 2, 3] }])).toBe(
+			'Messages > actions > Label (JSON) (message 1 of 1, entry 3 of 3)',
+		);
+		expect(nameField(undefined, ['title'])).toEqual({ field: 'title', at: '' });
 	});
 
 	it('wirePath: the place in the body, positions from 0', () => {
@@ -91,7 +105,7 @@ describe('violationsError', () => {
 			[
 				'Nothing was sent for this item. 2 problems:',
 				'1. "title" is required, got nothing [title]',
-				'2. "items > 1" must be text, got 5 [items[0]]',
+				'2. "items" (entry 1) must be text, got 5 [items[0]]',
 				'Positions count from 1.',
 			].join('\n'),
 		);

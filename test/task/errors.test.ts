@@ -189,12 +189,12 @@ describe('Workplace Task: checks before sending (no request)', () => {
 		[
 			'checklist item without description',
 			{ taskTitle: 'Ok', additionalFields: { checklist: { item: [{ description: 'Fine', isDone: false }, { description: ' ', isDone: true }] } } },
-			'Item 0: "Checklist > Item 2 > Description" must not be empty, got " "',
+			'Item 0: "Checklist > Description" (checklist item 2 of 2) must not be empty, got " "',
 		],
 		[
 			'checklist from JSON with isDone missing',
 			{ taskTitle: 'Ok', additionalFields: { additionalJson: '{"checklist": [{"description": "Step"}]}' } },
-			'Item 0: "Checklist > Item 1 > Done (isDone)" must be true or false, got nothing',
+			'Item 0: "Checklist > Done (isDone)" (checklist item 1 of 1) must be true or false, got nothing',
 		],
 		[
 			'Additional Fields (JSON) not JSON',
@@ -208,7 +208,7 @@ describe('Workplace Task: checks before sending (no request)', () => {
 		expect(requests).toHaveLength(0);
 		expect(items).toHaveLength(0);
 		expect(error?.constructor.name).toBe('NodeOperationError');
-		expect(error?.message.startsWith(message)).toBe(true);
+		expect(error?.message.slice(0, message.length)).toBe(message);
 		expect(count()).toBe(SEEDED);
 	});
 

@@ -205,8 +205,8 @@ describe('shape', () => {
 		['a JSON array', '[]', /not a JSON object/],
 		['a JSON string', '"hello"', /not a JSON object/],
 		['events not an array', '{"events": {"type": "message"}}', /not an array/],
-		['an event without type', '{"events": [{"message": {}}]}', /events\[0\]/],
-		['an event that is a number', '{"events": [1]}', /events\[0\]/],
+		['an event without type', '{"events": [{"message": {}}]}', /^Malformed delivery: event 1 of 1 \(events\[0\]\) is not an event object with a "type"$/],
+		['an event that is a number', '{"events": [{"type": "join"}, 1, {"type": "join"}]}', /^Malformed delivery: event 2 of 3 \(events\[1\]\) is not an event object/],
 		['neither envelope nor user event', '{"hello": "world"}', /neither/],
 		['empty body', '', /Expected a JSON body/],
 	])('%s: 400, no run', async (_name, raw, message) => {

@@ -10,11 +10,11 @@
  *   `c.oneOf`, `c.object`, `c.add`)
  *   or push `violation(path, rule, value)` yourself; then, if any, throw
  *   `violationsError(ctx, itemIndex, violations, { name, place, note })`. `name` turns a path
- *   into the field as the UI names it (use displayPath with your display names), `place` into
- *   the place in the request body (wirePath). The error reads
- *   `Item 0: "Approval Stages > Stage 2 > Tier" must be ..., got 101 (and 1 more problem)`:
- *   the item index from 0 as n8n counts items, list positions in field names from 1, parts
- *   joined by " > ".
+ *   into the field as the UI names it (nameField with your display names, list-entry nouns and
+ *   the checked value, for the totals), `place` into the place in the request body (wirePath).
+ *   The error reads `Item 0: "Approval Stages > Tier" (stage 2 of 3) must be ..., got 101 (and
+ *   1 more problem)`: one counting convention everywhere, the item index from 0 as n8n counts
+ *   items, positions in a list in words from 1 with the total, field parts joined by " > ".
  * - Single parameters: requireString, requireId, requireResourceId, requireInteger and
  *   parseJsonObject read and check one value and throw at once; invalidInput(ctx, itemIndex,
  *   field, rule, value) is the same error for one problem of a field named in the UI's words.

@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isPlainObject } from './values';
+import type { FieldName } from './violations';
 import { invalidInput } from './violations';
 
 /** A required text parameter, trimmed; empty is an error. */
@@ -59,7 +60,7 @@ export function requireResourceId(
 export function parseJsonObject(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	field: string,
+	field: string | FieldName,
 	value: unknown,
 ): IDataObject {
 	if (value === undefined || value === null || value === '') return {};

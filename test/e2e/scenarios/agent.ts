@@ -334,7 +334,7 @@ const actions: Scenario = {
 		const results = toolResults(requests[4]);
 		assert.equal(results.length, 4, `tool results: ${JSON.stringify(results)}`);
 		console.log(`      the model read for the 21-character label: ${results[0]}`);
-		assert.match(results[0], /Label/);
+		assert.match(results[0], /"Messages > Template > Actions > Label" \(message 1 of 1, action 1 of 2\)/);
 		assert.match(results[0], /20/);
 		assert.ok(results[0].includes(TOO_LONG), 'the actual value is named');
 

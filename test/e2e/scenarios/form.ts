@@ -185,7 +185,7 @@ const errors: Scenario = {
 		]),
 	assert(result, ctx) {
 		const [item] = result.items('Tier Out Of Range (continue)');
-		assert.equal(item.json.error, 'Item 0: "Approval Stages > Stage 1 > Tier" must be a whole number of at most 100, got 101');
+		assert.equal(item.json.error, 'Item 0: "Approval Stages > Tier" (stage 1 of 1) must be a whole number of at most 100, got 101');
 		assert.equal(result.status, 'error');
 		assert.equal(result.error?.node?.name, 'Unknown Recipient');
 		assert.match(String(result.error?.message), /Unknown username\(s\): zed \[receiverUserIds\[0\]: user zed not found\]/);

@@ -9,7 +9,7 @@ import type { Violation } from '../../../shared/validation';
 import { violationsError } from '../../../shared/validation';
 import type { BuildResult } from './build';
 import { buildMessagesFromFields, buildMessagesFromJson } from './build';
-import { displayPath, wirePath } from './spec';
+import { messageFieldName, wirePath } from './spec';
 import { validateMessages } from './validate';
 
 /** Every problem of the built messages: JSON that did not parse, then the spec's limits and required fields. */
@@ -22,19 +22,21 @@ export function collectViolations(built: BuildResult): Violation[] {
 
 /**
  * One error for all problems of an item: the first in the message, all of them in the
- * description with their place in the request body, e.g. `Item 3: "Messages > 2 > Template >
- * Actions > 1 > Label" must be at most 20 characters, got "A label that is far too long" (28 characters)`.
+ * description with their place in the request body, e.g. `Item 3: "Messages > Template >
+ * Actions > Label" (message 2 of 3, action 1 of 4) must be at most 20 characters, got "A label
+ * that is far too long" (28 characters)`. `messages` (the built list, when there is one) gives the totals.
  */
 export function messagesError(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	root: string,
 	violations: Violation[],
+	messages?: unknown,
 ): NodeOperationError {
 	return violationsError(ctx, itemIndex, violations, {
-		name: (path) => displayPath(root, path),
+		name: (path) => messageFieldName(root, path, messages),
 		place: wirePath,
-		note: `Positions count from 1 ("${root} > 2" is the second message); the part in brackets is the place in the request body.`,
+		note: 'The part in brackets is the place in the request body.',
 	});
 }
 
@@ -47,7 +49,7 @@ export function getMessages(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 		: buildMessagesFromFields(ctx.getNodeParameter('messages', itemIndex, {}) as unknown);
 	const violations = collectViolations(built);
 	if (violations.length > 0) {
-		throw messagesError(ctx, itemIndex, json ? 'Messages (JSON)' : 'Messages', violations);
+		throw messagesError(ctx, itemIndex, json ? 'Messages (JSON)' : 'Messages', violations, built.messages);
 	}
 	return built.messages as IDataObject[];
 }

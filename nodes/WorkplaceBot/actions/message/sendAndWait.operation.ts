@@ -14,7 +14,7 @@ import { randomBytes } from 'crypto';
 
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
-import { invalidInput, requireString, violationsError } from '../../../shared/validation';
+import { invalidInput, nameField, requireString, violationsError } from '../../../shared/validation';
 import { directRecipient, groupRecipient } from '../recipients';
 import type { ResponseType } from './sendAndWait/body';
 import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sendAndWait/body';
@@ -72,8 +72,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const title = String(this.getNodeParameter('title', itemIndex, '') ?? '').trim();
 	const waitTill = readWaitTill(this, itemIndex);
 	if (responseType === 'customForm') {
-		const { violations } = customFormFields(this.getNodeParameter('formFields.values', itemIndex, []));
-		if (violations.length > 0) throw violationsError(this, itemIndex, violations);
+		const entries = this.getNodeParameter('formFields.values', itemIndex, []);
+		const { violations } = customFormFields(entries);
+		if (violations.length > 0) {
+			const names = { entries: { 'Form Fields': 'field' } };
+			throw violationsError(this, itemIndex, violations, { name: (path) => nameField(undefined, path, names, { 'Form Fields': entries }) });
+		}
 	}
 
 	const sign = resumeUrlSigner(this, itemIndex, randomBytes(8).toString('hex'));

@@ -3,8 +3,8 @@
  * checker all need: the documented limits, the allowed values, the fields of each action
  * type, and how a place in the messages is named.
  */
-import type { FieldPath } from '../../../shared/validation';
-import { displayPath as sharedDisplayPath, wirePath as sharedWirePath } from '../../../shared/validation';
+import type { FieldName, FieldPath } from '../../../shared/validation';
+import { nameField, wirePath as sharedWirePath } from '../../../shared/validation';
 
 /** The documented limits (spec section "Limits"). */
 export const LIMITS = {
@@ -85,12 +85,29 @@ const DISPLAY_NAMES: Record<string, string> = {
 	y: 'Y',
 };
 
+/** What one entry of each list is called in words: `message 2 of 3, action 1 of 4`. */
+const ENTRY_NOUNS: Record<string, string> = {
+	Messages: 'message',
+	'Messages (JSON)': 'message',
+	messages: 'message',
+	actions: 'action',
+	columns: 'column',
+	items: 'quick reply item',
+};
+
 /**
- * `Messages > 2 > Template > Actions > 1 > Label`: display names, positions counted from 1.
- * String segments that are not wire keys (e.g. `Actions (JSON)`) are shown as they are.
+ * `{ field: 'Messages > Template > Actions > Label', at: 'message 2 of 3, action 1 of 4' }`:
+ * display names, positions in words; `messages` (the built list) gives the totals. String
+ * segments that are not wire keys (e.g. `Actions (JSON)`) are shown as they are.
  */
-export function displayPath(root: string, path: FieldPath): string {
-	return sharedDisplayPath(root, path, { keys: DISPLAY_NAMES });
+export function messageFieldName(root: string, path: FieldPath, messages?: unknown): FieldName {
+	return nameField(root, path, { keys: DISPLAY_NAMES, entries: ENTRY_NOUNS }, messages);
+}
+
+/** messageFieldName as one line: `Messages > Template > Actions > Label (message 2 of 3, action 1 of 4)`. */
+export function displayPath(root: string, path: FieldPath, messages?: unknown): string {
+	const { field, at } = messageFieldName(root, path, messages);
+	return at === '' ? field : `${field} (${at})`;
 }
 
 /** `messages[1].template.actions[0].label`: the place in the request body. */

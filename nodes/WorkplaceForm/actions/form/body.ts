@@ -10,27 +10,30 @@ import type { FieldPath } from '../../../shared/validation';
 import { invalidInput, isBlank, parseCommaList, parseJsonObject } from '../../../shared/validation';
 import { formFieldName } from './validate';
 
+/** The node's lists in the body's shape, so that errors can say "stage 2 of 3". */
+type Lists = Record<string, unknown>;
+
 /** Usernames from a comma-separated text or a list from an expression. */
-function usernames(ctx: IExecuteFunctions, itemIndex: number, value: unknown, path: FieldPath): string[] {
+function usernames(ctx: IExecuteFunctions, itemIndex: number, value: unknown, path: FieldPath, lists: Lists): string[] {
 	const list = parseCommaList(value);
 	if (list === undefined) {
-		throw invalidInput(ctx, itemIndex, formFieldName(path), 'must be usernames separated by commas', value);
+		throw invalidInput(ctx, itemIndex, formFieldName(path, lists), 'must be usernames separated by commas', value);
 	}
 	return list;
 }
 
-function number(ctx: IExecuteFunctions, itemIndex: number, value: unknown, path: FieldPath): number {
+function number(ctx: IExecuteFunctions, itemIndex: number, value: unknown, path: FieldPath, lists: Lists): number {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof n !== 'number' || !Number.isFinite(n)) {
-		throw invalidInput(ctx, itemIndex, formFieldName(path), 'must be a number', value);
+		throw invalidInput(ctx, itemIndex, formFieldName(path, lists), 'must be a number', value);
 	}
 	return n;
 }
 
-function formField(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, index: number): IDataObject {
+function formField(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, index: number, lists: Lists): IDataObject {
 	const type = (entry.type as string | undefined) ?? 'textinput';
 	if (type === 'json') {
-		return parseJsonObject(ctx, itemIndex, formFieldName(['data', index, 'Field (JSON)']), entry.fieldJson);
+		return parseJsonObject(ctx, itemIndex, formFieldName(['data', index, 'Field (JSON)'], lists), entry.fieldJson);
 	}
 	const name = typeof entry.name === 'string' ? entry.name.trim() : entry.name;
 	if (type === 'textinput') {
@@ -56,31 +59,35 @@ function formField(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject
 	return { type, name, meta: { options } };
 }
 
-function stage(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, index: number, timeZone: string): IDataObject {
+function respondersOf(entry: IDataObject): IDataObject[] {
+	return (entry.allowedResponders as { responder?: IDataObject[] } | undefined)?.responder ?? [];
+}
+
+function stage(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, index: number, timeZone: string, lists: Lists): IDataObject {
 	const at = ['responseTiers', index];
-	const tierValue = isBlank(entry.tier) ? 0 : number(ctx, itemIndex, entry.tier, [...at, 'tier']);
+	const tierValue = isBlank(entry.tier) ? 0 : number(ctx, itemIndex, entry.tier, [...at, 'tier'], lists);
 	const tier: IDataObject = { title: typeof entry.title === 'string' ? entry.title : '' };
 	const options = (entry.stageOptions as IDataObject | undefined) ?? {};
 	if (!isBlank(options.description)) tier.description = options.description;
 	tier.tier = tierValue === 0 ? index + 1 : tierValue;
-	const responders = usernames(ctx, itemIndex, options.responders, [...at, 'responders']);
+	const responders = usernames(ctx, itemIndex, options.responders, [...at, 'responders'], lists);
 	if (responders.length) tier.responders = responders.map((userId) => ({ userId }));
-	const allowed = ((entry.allowedResponders as { responder?: IDataObject[] } | undefined)?.responder ?? []).map(
+	const allowed = respondersOf(entry).map(
 		(responder, i) => ({
 			type: isBlank(responder.type) ? 'user' : responder.type,
 			entityId: typeof responder.entityId === 'string' ? responder.entityId.trim() : responder.entityId,
 			weight: isBlank(responder.weight)
 				? 1
-				: number(ctx, itemIndex, responder.weight, [...at, 'allowedResponders', i, 'weight']),
+				: number(ctx, itemIndex, responder.weight, [...at, 'allowedResponders', i, 'weight'], lists),
 		}),
 	);
 	if (allowed.length) tier.allowedResponders = allowed;
 	if (options.minimumWeight !== undefined) {
-		tier.minimumWeight = number(ctx, itemIndex, options.minimumWeight, [...at, 'minimumWeight']);
+		tier.minimumWeight = number(ctx, itemIndex, options.minimumWeight, [...at, 'minimumWeight'], lists);
 	}
-	if (options.duration !== undefined) tier.duration = number(ctx, itemIndex, options.duration, [...at, 'duration']);
+	if (options.duration !== undefined) tier.duration = number(ctx, itemIndex, options.duration, [...at, 'duration'], lists);
 	if (!isBlank(options.dueDate)) {
-		const dueDate = readDateInput(ctx, itemIndex, formFieldName([...at, 'dueDate']), options.dueDate);
+		const dueDate = readDateInput(ctx, itemIndex, formFieldName([...at, 'dueDate'], lists), options.dueDate);
 		tier.dueDate = toIsoUtc(dueDate, timeZone);
 	}
 	if (!isBlank(options.status)) tier.status = options.status;
@@ -101,14 +108,19 @@ export function bodyFromFields(ctx: IExecuteFunctions, itemIndex: number): IData
 	}
 	fields.senderUserId = text('senderUserId');
 	const recipients = ctx.getNodeParameter('receiverUserIds', itemIndex, '') as unknown;
-	fields.receiverUserIds = usernames(ctx, itemIndex, recipients, ['receiverUserIds']);
 	const formFields = (ctx.getNodeParameter('formFields', itemIndex, {}) as { field?: IDataObject[] }).field ?? [];
-	fields.data = formFields.map((entry, i) => formField(ctx, itemIndex, entry, i));
+	const staged = ctx.getNodeParameter('approval', itemIndex, 'single') === 'staged';
+	const stages = staged ? ((ctx.getNodeParameter('stages', itemIndex, {}) as { stage?: IDataObject[] }).stage ?? []) : [];
+	const lists: Lists = {
+		data: formFields,
+		responseTiers: stages.map((entry) => ({ allowedResponders: respondersOf(entry) })),
+	};
+	fields.receiverUserIds = usernames(ctx, itemIndex, recipients, ['receiverUserIds'], lists);
+	fields.data = formFields.map((entry, i) => formField(ctx, itemIndex, entry, i, lists));
 	fields.status = text('status');
-	if (ctx.getNodeParameter('approval', itemIndex, 'single') === 'staged') {
-		const stages = (ctx.getNodeParameter('stages', itemIndex, {}) as { stage?: IDataObject[] }).stage ?? [];
+	if (staged) {
 		fields.responseType = 'hierarchy';
-		fields.responseTiers = stages.map((entry, i) => stage(ctx, itemIndex, entry, i, timeZone));
+		fields.responseTiers = stages.map((entry, i) => stage(ctx, itemIndex, entry, i, timeZone, lists));
 	}
 	return {
 		...parseJsonObject(ctx, itemIndex, 'Additional Fields (JSON)', additional.additionalJson),

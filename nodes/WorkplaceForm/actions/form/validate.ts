@@ -1,23 +1,28 @@
 /**
  * Checks a create-form body against the spec (Form, Response tier object, Limits) before it is
  * sent, collecting every problem (nodes/shared/validation). The field is named as in the node's
- * UI ("Approval Stages > Stage 2 > Tier") or, for a body given as JSON, by its place in the body
- * ("responseTiers[1].tier").
+ * UI ("Approval Stages > Tier" (stage 2 of 3)) or, for a body given as JSON, by its place in the
+ * body ("responseTiers[1].tier").
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isCalendarDate, isWireTimestamp } from '../../../shared/dates';
-import type { FieldNames, FieldPath, ReportOptions } from '../../../shared/validation';
-import { Checker, describeValue, displayPath, violationsError, wirePath } from '../../../shared/validation';
+import type { FieldName, FieldNames, FieldPath, ReportOptions } from '../../../shared/validation';
+import { Checker, describeValue, nameField, violationsError, wirePath } from '../../../shared/validation';
 import { ACTION_OPTION_TYPES, FORM_STATUSES, TIER_MAX, TIER_MIN, TIER_STATUSES } from './values';
 
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
 export type FieldNaming = 'ui' | 'path';
 
+/** Directly on a form field (data[i].x), `name` is its label and `value` its preset value. */
+const ON_FORM_FIELD: Readonly<Record<string, string>> = { name: 'Label', value: 'Preset Value' };
+
 /** The body's keys and list entries as the node UI names them. */
 const FORM_NAMES: FieldNames = {
 	keys: {
+		// The UI shows a field's options directly, without the body's meta object.
+		meta: '',
 		name: 'Name',
 		subject: 'Subject',
 		dueDate: 'Due Date',
@@ -45,25 +50,23 @@ const FORM_NAMES: FieldNames = {
 		duration: 'Duration',
 	},
 	entries: {
-		receiverUserIds: 'Recipient',
-		data: 'Field',
-		options: 'Option',
-		responseTiers: 'Stage',
-		allowedResponders: 'Responder',
-		responders: 'Responder',
+		receiverUserIds: 'recipient',
+		data: 'field',
+		options: 'option',
+		responseTiers: 'stage',
+		allowedResponders: 'responder',
+		responders: 'responder',
 	},
+	// Directly on a form field (data[i].x), `name` is its label and `value` its preset value.
+	keyAt: (path, k) => (k === 2 && path[0] === 'data' ? ON_FORM_FIELD[path[k] as string] : undefined),
 };
 
-/** Directly on a form field (data[i].x), `name` is its label and `value` its preset value. */
-const ON_FORM_FIELD: Readonly<Record<string, string>> = { name: 'Label', value: 'Preset Value' };
-
-/** `['responseTiers', 1, 'allowedResponders', 0, 'weight']` -> `Approval Stages > Stage 2 > Allowed Responders > Responder 1 > Weight` */
-export function formFieldName(path: FieldPath): string {
-	const shown = path
-		.map((segment, k) => (k === 2 && path[0] === 'data' && typeof segment === 'string' ? (ON_FORM_FIELD[segment] ?? segment) : segment))
-		// The UI shows a field's options directly, without the body's meta object.
-		.filter((segment) => segment !== 'meta');
-	return displayPath(undefined, shown, FORM_NAMES);
+/**
+ * `['responseTiers', 1, 'allowedResponders', 0, 'weight']` -> `"Approval Stages > Allowed
+ * Responders > Weight" (stage 2 of 3, responder 1 of 2)`; `body` (or anything of its shape) gives the totals.
+ */
+export function formFieldName(path: FieldPath, body?: unknown): FieldName {
+	return nameField(undefined, path, FORM_NAMES, body);
 }
 
 function optionalNumber(c: Checker, obj: Record<string, unknown>, key: string, path: FieldPath, bounds: Parameters<Checker['number']>[3]): void {
@@ -156,6 +159,6 @@ export function checkFormBody(ctx: IExecuteFunctions, itemIndex: number, body: I
 	checkBody(c, body);
 	if (c.violations.length === 0) return;
 	const report: ReportOptions =
-		naming === 'ui' ? { name: formFieldName, place: (path) => wirePath(path) } : { name: (path) => wirePath(path) };
+		naming === 'ui' ? { name: (path) => formFieldName(path, body), place: (path) => wirePath(path) } : { name: (path) => wirePath(path) };
 	throw violationsError(ctx, itemIndex, c.violations, report);
 }

@@ -25,13 +25,13 @@ export async function uploadFileRequest(
 		throw invalidInput(ctx, itemIndex, 'File Field Name', 'must not be empty', options.fileFieldName);
 	}
 	const fields: Record<string, string[]> = {};
-	for (const [index, field] of (options.extraFields?.field ?? []).entries()) {
+	const extraFields = options.extraFields?.field ?? [];
+	for (const [index, field] of extraFields.entries()) {
 		const name = (field.name ?? '').trim();
-		if (name === '') {
-			throw invalidInput(ctx, itemIndex, `Extra Form Fields > Field ${index + 1} > Name`, 'must not be empty', field.name);
-		}
+		const shown = { field: 'Extra Form Fields > Name', at: `field ${index + 1} of ${extraFields.length}` };
+		if (name === '') throw invalidInput(ctx, itemIndex, shown, 'must not be empty', field.name);
 		if (name === fileField) {
-			throw invalidInput(ctx, itemIndex, `Extra Form Fields > Field ${index + 1} > Name`, `must differ from the file field "${fileField}"`, field.name);
+			throw invalidInput(ctx, itemIndex, shown, `must differ from the file field "${fileField}"`, field.name);
 		}
 		(fields[name] ??= []).push(String(field.value ?? ''));
 	}

@@ -36,12 +36,12 @@ function checklistValue(ctx: IExecuteFunctions, itemIndex: number, raw: unknown)
 	return entries.map((entry, i) => {
 		const text = entry.description;
 		if (typeof text !== 'string' || text.trim() === '') {
-			throw invalidInput(ctx, itemIndex, taskFieldName(['checklist', i, 'description']), 'must not be empty', text);
+			throw invalidInput(ctx, itemIndex, taskFieldName(['checklist', i, 'description'], { checklist: entries }), 'must not be empty', text);
 		}
 		const done = entry.isDone ?? false;
 		if (typeof done !== 'boolean') {
 			// The UI's toggle is "Done"; the wire name isDone is shown only for a body given as JSON.
-			throw invalidInput(ctx, itemIndex, taskFieldName(['checklist', i, 'Done']), 'must be true or false', done);
+			throw invalidInput(ctx, itemIndex, taskFieldName(['checklist', i, 'Done'], { checklist: entries }), 'must be true or false', done);
 		}
 		return { description: text, isDone: done };
 	});

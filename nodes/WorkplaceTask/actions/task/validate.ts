@@ -4,8 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { FieldNames, FieldPath } from '../../../shared/validation';
-import { charLength, Checker, describeValue, displayPath, violationsError, wirePath } from '../../../shared/validation';
+import type { FieldName, FieldNames, FieldPath } from '../../../shared/validation';
+import { charLength, Checker, describeValue, nameField, violationsError, wirePath } from '../../../shared/validation';
 
 /** The spec's recommended limits (Limits: task title, task description). */
 export const TASK_TITLE_MAX = 200;
@@ -21,12 +21,12 @@ const TASK_NAMES: FieldNames = {
 		description: 'Description',
 		isDone: 'Done (isDone)',
 	},
-	entries: { checklist: 'Item' },
+	entries: { checklist: 'checklist item' },
 };
 
-/** `['checklist', 1, 'description']` -> `Checklist > Item 2 > Description` */
-export function taskFieldName(path: FieldPath): string {
-	return displayPath(undefined, path, TASK_NAMES);
+/** `['checklist', 1, 'description']` -> `"Checklist > Description" (checklist item 2 of 3)`; `body` gives the totals. */
+export function taskFieldName(path: FieldPath, body?: unknown): FieldName {
+	return nameField(undefined, path, TASK_NAMES, body);
 }
 
 /** A title or description within the spec's recommended length (Allow Longer Title and Description skips this). */
@@ -53,6 +53,6 @@ export function checkTaskBody(ctx: IExecuteFunctions, itemIndex: number, body: I
 		if (typeof entry.isDone !== 'boolean') c.add([...at, 'isDone'], 'must be true or false', describeValue(entry.isDone));
 	}
 	if (c.violations.length > 0) {
-		throw violationsError(ctx, itemIndex, c.violations, { name: taskFieldName, place: (path) => wirePath(path) });
+		throw violationsError(ctx, itemIndex, c.violations, { name: (path) => taskFieldName(path, body), place: (path) => wirePath(path) });
 	}
 }

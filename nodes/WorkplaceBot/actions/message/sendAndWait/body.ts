@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FieldPath } from '../../../../shared/validation';
+import type { FieldName, FieldPath } from '../../../../shared/validation';
 import { violationsError, wirePath } from '../../../../shared/validation';
 import { validateMessages } from '../validate';
 import { DEFAULT_LABELS } from './description';
@@ -99,7 +99,7 @@ export function checkMessages(
 ): void {
 	const violations = validateMessages(messages);
 	if (violations.length === 0) return;
-	const name = (path: FieldPath): string => {
+	const name = (path: FieldPath): string | FieldName => {
 		const [, part, key, index, leaf] = path;
 		if (part === 'altText') return 'Message';
 		if (part !== 'template') return wirePath(path, 'messages');
@@ -108,7 +108,9 @@ export function checkMessages(
 		if (key === 'actions' && typeof index === 'number') {
 			const button = message.buttons[index];
 			if (leaf === 'label' && button) return button.field;
-			if (leaf === 'linkUri') return `Resume URL of button ${index + 1} (built by n8n)`;
+			if (leaf === 'linkUri') {
+				return { field: 'Resume URL (built by n8n)', at: `button ${index + 1} of ${message.buttons.length}` };
+			}
 		}
 		return wirePath(path, 'messages');
 	};

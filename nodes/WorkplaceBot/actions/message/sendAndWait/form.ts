@@ -35,7 +35,7 @@ export function customFormFields(raw: unknown): { fields: FormField[]; violation
 	const seen = new Set<string>();
 	const fields = entries.map((entry, index): FormField => {
 		const values = isPlainObject(entry) ? entry : {};
-		const at = ['Form Fields', `Field ${index + 1}`];
+		const at = ['Form Fields', index];
 		const label = typeof values.fieldLabel === 'string' ? values.fieldLabel.trim() : '';
 		if (label === '') violations.push(violation([...at, 'Field Label'], 'must not be empty', values.fieldLabel ?? ''));
 		else if (seen.has(label)) violations.push(violation([...at, 'Field Label'], 'must differ from the other labels', label));
