@@ -19,6 +19,11 @@ export default tseslint.config(
 		...n8nCommunityNodesPlugin.configs.recommended,
 		files: packageFiles,
 	},
+	// Shipped code logs nothing: n8n's node-cli config has it too (npm run lint:n8n runs that config unchanged).
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		rules: { 'no-console': 'error' },
+	},
 	{
 		files: ['package.json'],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },

@@ -153,25 +153,6 @@ describe('Workplace Task: create', () => {
 		expect(items[0].json.tags).toEqual(['finance', 'q3']);
 	});
 
-	it('sends a title over 200 and a description over 5000 characters when "Allow Longer" is on', async () => {
-		const longTitle = 'T'.repeat(201);
-		const { requests, error } = await runTask(sim, {
-			taskTitle: longTitle,
-			options: { allowLongText: true },
-		});
-		// The request goes out; this platform enforces the recommended limit itself (422).
-		expect((only(requests).body as { taskTitle: string }).taskTitle).toBe(longTitle);
-		expect(error?.message).toContain('taskTitle');
-
-		const text = 'D'.repeat(5001);
-		const second = await runTask(sim, {
-			taskTitle: 'Long description',
-			additionalFields: { taskDescription: text },
-			options: { allowLongText: true },
-		});
-		expect((only(second.requests).body as { taskDescription: string }).taskDescription).toBe(text);
-	});
-
 	it('uses a given Idempotency Key, and a repeat with the same key returns the first task instead of a second one', async () => {
 		const parameters = { taskTitle: 'Pay invoice 42', options: { idempotencyKey: 'invoice-42' } };
 		const first = await runTask(sim, parameters);

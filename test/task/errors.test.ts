@@ -67,7 +67,7 @@ describe('Workplace Task: platform errors', () => {
 		const { error, requests } = await runTask(sim, {
 			taskTitle: 'X'.repeat(201),
 			additionalFields: { additionalJson: '{"tags": "finance", "images": 3}' },
-			options: { allowLongText: true },
+			options: { enforceRecommendedLimits: false },
 		});
 		expect(only(requests).status).toBe(422);
 		expect((error as NodeApiError).httpCode).toBe('422');
@@ -171,12 +171,12 @@ describe('Workplace Task: checks before sending (no request)', () => {
 		[
 			'title over 200 characters',
 			{ taskTitle: 'A'.repeat(201) },
-			`Item 0: "Title" must be at most 200 characters (turn on "Allow Longer Title and Description" to send it anyway), got "${'A'.repeat(115)}..." (201 characters)`,
+			`Item 0: "Title" must be at most 200 characters (recommended by the platform; turn off "Enforce Recommended Limits" to send it anyway), got "${'A'.repeat(115)}..." (201 characters)`,
 		],
 		[
 			'description over 5000 characters',
 			{ taskTitle: 'Ok', additionalFields: { taskDescription: 'é'.repeat(5001) } },
-			`Item 0: "Description" must be at most 5000 characters (turn on "Allow Longer Title and Description" to send it anyway), got "${'é'.repeat(115)}..." (5001 characters)`,
+			`Item 0: "Description" must be at most 5000 characters (recommended by the platform; turn off "Enforce Recommended Limits" to send it anyway), got "${'é'.repeat(115)}..." (5001 characters)`,
 		],
 		['custom priority not a whole number', { taskTitle: 'Ok', priority: 'custom', customPriority: 1.5 }, 'Item 0: "Custom Priority" must be a whole number, got 1.5'],
 		['priority expression not a number', { taskTitle: 'Ok', priority: '={{ "urgent" }}' }, 'Item 0: "Priority" must be a whole number, got "urgent"'],

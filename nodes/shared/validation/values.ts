@@ -3,9 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 /** Length in characters (Unicode code points, so an emoji counts once). */
 export function charLength(text: string): number {
-	let n = 0;
-	for (const _ of text) n++;
-	return n;
+	return Array.from(text).length;
 }
 
 const SHOWN_MAX = 120;

@@ -5,9 +5,10 @@
  *   or $WORKPLACE_N8N_CACHE), each under the Node.js major it supports (targets, node-runtime, install);
  * - builds the environment n8n runs with (throwaway user folder, sqlite, no telemetry) (cli);
  * - installs this package into a user folder the way n8n's Community Nodes panel does (community-package);
- * - runs n8n CLI commands and starts/stops a real n8n server (cli, workflows, server).
+ * - runs n8n CLI commands and starts/stops a real n8n server (cli, workflows, server);
+ * - installs n8n's community-node CLI, @n8n/node-cli, for `npm run lint:n8n` (node-cli).
  *
- * Used by scripts/install-n8n.ts, scripts/e2e.ts, scripts/dev.ts, scripts/queue-test.ts and the benchmarks.
+ * Used by scripts/install-n8n.ts, scripts/lint-n8n.ts, scripts/e2e.ts, scripts/dev.ts, scripts/queue-test.ts and the benchmarks.
  */
 export { TARGETS, parseTargetIds, type N8nTarget, type NodeRuntimeSpec, type TargetId } from './targets';
 export { cacheRoot, installDir, npmCliPath, repoRoot } from './paths';
@@ -28,3 +29,4 @@ export {
 	type N8nServer,
 	type StartServerOptions,
 } from './server';
+export { ensureNodeCli, NODE_CLI_VERSION, type NodeCliInstall } from './node-cli';

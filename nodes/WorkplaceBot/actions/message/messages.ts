@@ -2,8 +2,7 @@
  * The `messages` of an item: built from the "Messages" fields or "Messages (JSON)", checked,
  * and every problem reported in one error before anything is sent.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import type { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import type { Violation } from '../../../shared/validation';
 import { violationsError } from '../../../shared/validation';

@@ -4,7 +4,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { additionalJsonOption } from '../../../shared/descriptions/fields';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
 import { PRIORITIES } from './body';
-import { TASK_DESCRIPTION_MAX, TASK_TITLE_MAX } from './validate';
+import {
+	ENFORCE_LIMITS_NAME,
+	TASK_ATTACHMENTS_MAX,
+	TASK_DESCRIPTION_MAX,
+	TASK_IMAGES_MAX,
+	TASK_TAGS_MAX,
+	TASK_TITLE_MAX,
+} from './validate';
 
 const properties: INodeProperties[] = [
 	{
@@ -14,7 +21,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Prepare the Q3 budget review',
-		description: `Title of the task (taskTitle). At most ${TASK_TITLE_MAX} characters unless "Allow Longer Title and Description" is on.`,
+		description: `Title of the task (taskTitle). The platform recommends at most ${TASK_TITLE_MAX} characters: a longer title fails before sending unless Options > "${ENFORCE_LIMITS_NAME}" is off.`,
 	},
 	{
 		displayName: 'Priority',
@@ -52,7 +59,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			additionalJsonOption(
-				'Further fields to send in the request body, as a JSON object (e.g. {"tags": ["finance"]}). Fields set above take precedence.',
+				`Further fields to send in the request body, as a JSON object (e.g. {"tags": ["finance"]}). Fields set above take precedence. The platform recommends at most ${TASK_TAGS_MAX} tags and ${TASK_IMAGES_MAX} images and ${TASK_ATTACHMENTS_MAX} attachments (lists "tags", "images", "attachments").`,
 			),
 			{
 				displayName: 'Assignee ID',
@@ -99,7 +106,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { rows: 4 },
 				default: '',
-				description: `Details of the task. At most ${TASK_DESCRIPTION_MAX} characters unless "Allow Longer Title and Description" is on.`,
+				description: `Details of the task. The platform recommends at most ${TASK_DESCRIPTION_MAX} characters: a longer description fails before sending unless Options > "${ENFORCE_LIMITS_NAME}" is off.`,
 			},
 			{
 				displayName: 'Due Date',
@@ -127,11 +134,11 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Allow Longer Title and Description',
-				name: 'allowLongText',
+				displayName: ENFORCE_LIMITS_NAME,
+				name: 'enforceRecommendedLimits',
 				type: 'boolean',
-				default: false,
-				description: `Whether to send a title over ${TASK_TITLE_MAX} or a description over ${TASK_DESCRIPTION_MAX} characters instead of failing before the request (the platform only recommends these limits)`,
+				default: true,
+				description: `Whether to fail before sending when the task is over a limit the platform recommends: title ${TASK_TITLE_MAX} characters, description ${TASK_DESCRIPTION_MAX} characters, ${TASK_TAGS_MAX} tags, ${TASK_IMAGES_MAX} images and ${TASK_ATTACHMENTS_MAX} attachments (12 in total). Off: the task is sent as given and the platform decides.`,
 			},
 			{
 				displayName: 'Idempotency Key',

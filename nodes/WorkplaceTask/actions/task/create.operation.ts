@@ -15,7 +15,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const body = taskBody(this, itemIndex, { taskTitle, priority, additional });
-	checkTaskBody(this, itemIndex, body, options.allowLongText === true);
+	checkTaskBody(this, itemIndex, body, options.enforceRecommendedLimits !== false);
 
 	const idempotencyKey = optionalText(options.idempotencyKey)?.trim() ?? randomUUID();
 	const retryWithKey = options.retryWithIdempotencyKey === true;
