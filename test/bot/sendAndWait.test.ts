@@ -147,7 +147,7 @@ describe('sending the message', () => {
 			'Item 0: "Form Fields > Field Label" (field 2 of 2) must not be empty, got " "',
 		],
 		['a limit date in the past', { message: 'Ok?', ...approval(), options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2001-01-01T00:00:00Z' } } } }, 'Item 0: "Options > Limit Wait Time > Max Date and Time" must be in the future'],
-		['an empty user ID', { userId: ' ', message: 'Ok?', ...approval() }, 'Item 0: "User ID" must not be empty'],
+		['an empty user ID', { userId: ' ', message: 'Ok?', ...approval() }, 'Item 0: "User" must not be empty'],
 	])('refuses %s before anything is sent', async (_, parameters, message) => {
 		const run = await send(sim, { ...toAlice, message: 'Ok?', ...(parameters as INodeParameters) });
 		expect(run.error).toBeInstanceOf(NodeOperationError);

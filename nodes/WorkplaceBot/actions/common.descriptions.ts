@@ -2,12 +2,49 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { requiredTextField } from '../../shared/descriptions/fields';
 
-export const userIdField: INodeProperties = requiredTextField(
-	'User ID',
-	'userId',
-	'e.g. 64f0a0000000000000000001',
-	'ID (uid) of the user, not the username: `_id` from User > Get by Username, or `source.userId` of a Workplace Trigger message event',
-);
+/** Version 1's User ID: a text field that takes the ID only. */
+const userIdTextField: INodeProperties = {
+	...requiredTextField(
+		'User ID',
+		'userId',
+		'e.g. 64f0a0000000000000000001',
+		'ID (uid) of the user, not the username: `_id` from User > Get by Username, or `source.userId` of a Workplace Trigger message event',
+	),
+	displayOptions: { show: { '@version': [1] } },
+};
+
+/** From version 1.1: the user by ID or by username (looked up once per username per run; see ../users.ts). */
+const userLocator: INodeProperties = {
+	displayName: 'User',
+	name: 'userId',
+	type: 'resourceLocator',
+	default: { mode: 'id', value: '' },
+	required: true,
+	description:
+		'The user, by ID or by username. By ID: the uid, e.g. `_id` from User > Get by Username or `source.userId` of a Workplace Trigger message event. By Username: a username such as alice (not the display name; case does not matter), looked up before sending.',
+	modes: [
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 64f0a0000000000000000001',
+			validation: [
+				{ type: 'regex', properties: { regex: '[^\\s/?#]+', errorMessage: 'Not a valid user ID' } },
+			],
+		},
+		{
+			displayName: 'By Username',
+			name: 'username',
+			type: 'string',
+			placeholder: 'e.g. alice',
+			hint: 'The username, not the display name; a leading @ is ignored',
+		},
+	],
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+};
+
+/** The user an operation acts on: User ID (text) in version 1, User (by ID or username) from 1.1, one parameter `userId`. */
+export const userFields: INodeProperties[] = [userIdTextField, userLocator];
 
 export const groupIdField: INodeProperties = requiredTextField(
 	'Group ID',

@@ -1,11 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { requireId } from '../../shared/validation';
-
-/** The user of a direct message: `{ uid }`. */
-export function directRecipient(ctx: IExecuteFunctions, itemIndex: number): { uid: string } {
-	return { uid: requireId(ctx, itemIndex, 'userId', 'User ID') };
-}
+import { userConversationKey } from './users';
 
 /** The group of a group message: `{ gid, tid }`, tid '' for the main chat; `{ gid }` where there is no topic. */
 export function groupRecipient(
@@ -23,7 +19,7 @@ export function groupRecipient(
 
 /** A user's direct chat with the bot. */
 export function directConversationKey(this: IExecuteFunctions, itemIndex: number): string {
-	return `user:${String(this.getNodeParameter('userId', itemIndex, '')).trim()}`;
+	return userConversationKey(this, itemIndex);
 }
 
 /** A group's main chat or one of its topics. */

@@ -1,17 +1,20 @@
 /**
  * Workplace Bot in real n8n: look a user up, find the direct chat, send direct and group messages,
- * create a group and a topic, read member info and download a picture, with one OAuth token.
+ * create a group and a topic, read member info and download a picture, with one OAuth token; then
+ * (node version 1.1) send texts to users given by username, each username looked up once.
  */
 import * as assert from 'node:assert/strict';
 
 import type { SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
 import type { Scenario } from '../types';
-import { chain, manualTrigger } from '../workflow';
+import { chain, manualTrigger, node, stableId } from '../workflow';
 import { bot, botCredential, requestLines, sha256 } from '../workplace';
 
 const project = SEED.groups.project;
 const USER = "={{ $('Find User').first().json._id }}";
+/** Who the Bot 1.1 node greets by username: two names, twice each (one lookup per name). */
+const GREETED = ['alice', 'bob', 'alice', 'bob'];
 
 /** Messages alice had before this run (scenarios that ran earlier on the same simulator sent her some). */
 let aliceMessagesBefore = 0;
@@ -63,6 +66,22 @@ const botOperations: Scenario = {
 				binaryPropertyName: 'data',
 				caption: 'the picture, sent back',
 			}),
+			node('Names', 'n8n-nodes-base.set', 3.4, {
+				assignments: {
+					assignments: [{ id: stableId('a', 'Names/0'), name: 'names', type: 'array', value: JSON.stringify(GREETED) }],
+				},
+				options: {},
+			}),
+			node('One Item per Name', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'names', options: { destinationFieldName: 'name' } }),
+			{
+				...bot('Greet by Username', {
+					resource: 'directMessage',
+					operation: 'sendText',
+					userId: { __rl: true, mode: 'username', value: '={{ $json.name }}' },
+					text: '=Hi {{ $json.name }}, found by username',
+				}),
+				typeVersion: 1.1,
+			},
 		]),
 	async assert(result, { sim }) {
 		const state = sim.state as SimulatorState;
@@ -79,7 +98,7 @@ const botOperations: Scenario = {
 		const log = sim.log.all();
 		assert.deepEqual(requestLines(log.filter((r) => r.path === '/oauth/token')), ['POST /oauth/token']);
 		const calls = log.filter((r) => r.path !== '/oauth/token');
-		assert.deepEqual(requestLines(calls), [
+		assert.deepEqual(requestLines(calls.slice(0, 9)), [
 			'GET /bot/v1/users',
 			`GET /bot/v2/groups/users/${SEED.users.alice._id}`,
 			'POST /bot/v1/direct/message',
@@ -98,12 +117,34 @@ const botOperations: Scenario = {
 		assert.deepEqual(groupCreate.multipart?.fields, { name: 'E2E group', 'uids[]': [SEED.users.alice._id, SEED.users.bob._id] });
 		const sentPicture = calls[8].body as { file: string; caption: string };
 		assert.equal(sentPicture.file, `data:image/png;base64,${bytes.toString('base64')}`);
+
+		// Greet by Username: one lookup per username, then each text to the uid found, in item order per user.
+		const byUsername = calls.slice(9);
+		const lookups = byUsername.filter((r) => r.path === '/bot/v1/users');
+		assert.deepEqual(lookups.map((r) => `${r.method} ${r.path} ${r.query.username}`).sort(), [
+			'GET /bot/v1/users alice',
+			'GET /bot/v1/users bob',
+		]);
+		const greetings = byUsername.filter((r) => r.path !== '/bot/v1/users');
+		assert.deepEqual(requestLines(greetings), GREETED.map(() => 'POST /bot/v1/direct/message'));
+		const greetingsTo = (uid: string) => greetings.map((r) => r.body as { uid: string }).filter((body) => body.uid === uid);
+		for (const user of [SEED.users.alice, SEED.users.bob]) {
+			assert.deepEqual(greetingsTo(user._id), [
+				{ uid: user._id, message: { type: 'text', data: `Hi ${user.username}, found by username` } },
+				{ uid: user._id, message: { type: 'text', data: `Hi ${user.username}, found by username` } },
+			]);
+		}
+		assert.deepEqual(
+			result.json('Greet by Username').map((json) => json.status),
+			GREETED.map(() => 'success'),
+		);
+
 		assert.deepEqual(
 			state
 				.sentMessages({ uid: SEED.users.alice._id })
 				.slice(aliceMessagesBefore)
 				.map((m) => m.type),
-			['text', 'picture'],
+			['text', 'picture', 'text', 'text'],
 		);
 	},
 };

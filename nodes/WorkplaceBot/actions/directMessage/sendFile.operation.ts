@@ -1,19 +1,20 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fileSourceFields, userIdField } from '../common.descriptions';
-import { directRecipient } from '../recipients';
+import { fileSourceFields, userFields } from '../common.descriptions';
+import { readUser, resolveUser } from '../users';
 import { sendFileOrPicture } from '../sendFileOrPicture';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['directMessage'], operation: ['sendFile'] } },
-	[userIdField, ...fileSourceFields('file')],
+	[...userFields, ...fileSourceFields('file')],
 );
 
 export { directConversationKey as conversationKey } from '../recipients';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const recipient = directRecipient(this, itemIndex);
+	const user = readUser(this, itemIndex);
+	const recipient = async () => ({ uid: await resolveUser(this, itemIndex, user) });
 	return await sendFileOrPicture(this, itemIndex, 'file', '/bot/v1/direct/file', recipient);
 }
 

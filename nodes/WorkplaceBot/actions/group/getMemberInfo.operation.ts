@@ -4,17 +4,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { requireResourceId } from '../../../shared/validation';
-import { groupIdField, userIdField } from '../common.descriptions';
+import { groupIdField, userFields } from '../common.descriptions';
+import { readUser, resolveUser } from '../users';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['getMemberInfo'] } },
-	[groupIdField, userIdField, simplifyProperty],
+	[groupIdField, ...userFields, simplifyProperty],
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const gid = requireResourceId(this, itemIndex, 'groupId', 'Group ID');
-	const uid = requireResourceId(this, itemIndex, 'userId', 'User ID');
+	const uid = await resolveUser(this, itemIndex, readUser(this, itemIndex));
 	const { body } = await botRequest(
 		this,
 		{ method: 'GET', path: apiPath`/bot/v2/groups/${gid}/users/${uid}/info` },

@@ -15,7 +15,9 @@ import { randomBytes } from 'crypto';
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { invalidInput, nameField, requireString, violationsError } from '../../../shared/validation';
-import { directRecipient, groupRecipient } from '../recipients';
+import { groupRecipient } from '../recipients';
+import type { UserReference } from '../users';
+import { readUser, resolveUser } from '../users';
 import type { ResponseType } from './sendAndWait/body';
 import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sendAndWait/body';
 import { sendAndWaitFields } from './sendAndWait/description';
@@ -35,7 +37,7 @@ export function timedOutItem(responseType: ResponseType): INodeExecutionData {
 	return { json: { data }, pairedItem: { item: 0 } };
 }
 
-type Recipient = { uid: string } | { gid: string; tid: string };
+type Recipient = UserReference | { gid: string; tid: string };
 
 /** Who gets the message, read and checked before anything is sent. */
 function readRecipient(ctx: IExecuteFunctions, itemIndex: number): Recipient {
@@ -43,15 +45,16 @@ function readRecipient(ctx: IExecuteFunctions, itemIndex: number): Recipient {
 		const { gid, tid = '' } = groupRecipient(ctx, itemIndex, { topic: true });
 		return { gid, tid };
 	}
-	return directRecipient(ctx, itemIndex);
+	return readUser(ctx, itemIndex);
 }
 
-/** The thread to push to: a group's, or the user's direct chat with the bot (looked up). */
+/** The thread to push to: a group's, or the user's direct chat with the bot (looked up, as is a username). */
 async function thread(ctx: IExecuteFunctions, itemIndex: number, recipient: Recipient): Promise<{ gid: string; tid: string }> {
 	if ('gid' in recipient) return recipient;
+	const uid = await resolveUser(ctx, itemIndex, recipient);
 	const { body } = await botRequest<IDataObject>(
 		ctx,
-		{ method: 'GET', path: apiPath`/bot/v2/groups/users/${recipient.uid}` },
+		{ method: 'GET', path: apiPath`/bot/v2/groups/users/${uid}` },
 		itemIndex,
 	);
 	return { gid: String(body?.gid ?? ''), tid: String(body?.tid ?? '') };

@@ -2,7 +2,7 @@
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { entryList, optionsCollection, valueOptions } from '../../../../shared/descriptions/fields';
-import { groupIdField, topicIdField, userIdField } from '../../common.descriptions';
+import { groupIdField, topicIdField, userFields } from '../../common.descriptions';
 import { optionsProperty, property } from '../properties';
 import { LIMITS } from '../spec';
 
@@ -166,7 +166,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		}),
 		'user',
 	),
-	{ ...userIdField, displayOptions: { show: { sendTo: ['user'] } } },
+	...userFields.map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, sendTo: ['user'] } } })),
 	{ ...groupIdField, displayOptions: { show: { sendTo: ['group'] } } },
 	{ ...topicIdField, displayOptions: { show: { sendTo: ['group'] } } },
 	property(
