@@ -29,7 +29,8 @@ export class WorkplaceBot implements INodeType {
 		name: 'workplaceBot',
 		icon: { light: 'file:workplaceBot.svg', dark: 'file:workplaceBot.dark.svg' },
 		group: ['output'],
-		// 1.1: User by ID or username (resource locator).
+		// 1.1: User by ID or username (resource locator); carousel columns build their actions and
+		// default action like the buttons template (v1: JSON only).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: OPERATION_SUBTITLE,

@@ -128,52 +128,71 @@ const mediaWire: IDataObject[] = [
 	},
 ];
 
-/** Batch 2: buttons template with 4 actions, carousel with actions as JSON, quick replies; all seven action types. */
-const templateUi: IDataObject[] = [
+/** Batch 2: buttons template with 4 actions, carousel built in the UI, quick replies; all seven action types. */
+const buttonsUi: IDataObject = {
+	type: 'template',
+	templateType: 'buttons',
+	altText: 'Expense report',
+	thumbnailImageUrl: IMG,
+	title: 'Expense report #42',
+	templateText: 'Alice submitted 120 EUR',
+	templateOptions: { imageAspectRatio: 'square', imageSize: 'contain', imageBackgroundColor: '#EEEEEE' },
+	actions: {
+		action: [
+			uiAction({ type: 'postback', label: 'Approve', data: 'approve=42' }),
+			uiAction({ type: 'workflow', label: 'Open workflow', workflowId: 'wf-42' }),
+			uiAction({ type: 'workflowTemplate', label: 'New request', templateId: 'tpl-expense' }),
+			uiAction({ type: 'workflows', label: 'My pending', status: 'awaiting' }),
+		],
+	},
+	quickReply: { items: [uiAction({ type: 'workflows', label: 'All workflows' })] },
+};
+const carouselUi = (column: IDataObject[]): IDataObject => ({
+	type: 'template',
+	templateType: 'carousel',
+	altText: 'Pick a room',
+	templateOptions: { imageAspectRatio: 'rectangle', imageSize: 'cover' },
+	columns: { column },
+});
+/** Carousel columns as node version 1.1 builds them: the buttons' action builder, a Default Action (no label). */
+const roomColumnsBuilt: IDataObject[] = [
 	{
-		type: 'template',
-		templateType: 'buttons',
-		altText: 'Expense report',
-		thumbnailImageUrl: IMG,
-		title: 'Expense report #42',
-		templateText: 'Alice submitted 120 EUR',
-		templateOptions: { imageAspectRatio: 'square', imageSize: 'contain', imageBackgroundColor: '#EEEEEE' },
+		thumbnailImageUrl: 'https://example.com/rooms/a.jpg',
+		imageBackgroundColor: '#FFFFFF',
+		title: 'Room A',
+		text: '8 seats, projector',
 		actions: {
 			action: [
-				uiAction({ type: 'postback', label: 'Approve', data: 'approve=42' }),
-				uiAction({ type: 'workflow', label: 'Open workflow', workflowId: 'wf-42' }),
-				uiAction({ type: 'workflowTemplate', label: 'New request', templateId: 'tpl-expense' }),
-				uiAction({ type: 'workflows', label: 'My pending', status: 'awaiting' }),
+				uiAction({ type: 'postback', label: 'Book A', data: 'room=a' }),
+				uiAction({ type: 'uri', label: 'Details', linkUri: 'https://example.com/rooms/a' }),
 			],
 		},
-		quickReply: { items: [uiAction({ type: 'workflows', label: 'All workflows' })] },
+		defaultAction: { action: uiAction({ type: 'uri', linkUri: 'https://example.com/rooms/a' }) },
 	},
 	{
-		type: 'template',
-		templateType: 'carousel',
-		altText: 'Pick a room',
-		templateOptions: { imageAspectRatio: 'rectangle', imageSize: 'cover' },
-		columns: {
-			column: [
-				{
-					thumbnailImageUrl: 'https://example.com/rooms/a.jpg',
-					imageBackgroundColor: '#FFFFFF',
-					title: 'Room A',
-					text: '8 seats, projector',
-					actionsJson: JSON.stringify([
-						{ type: 'postback', label: 'Book A', data: 'room=a' },
-						{ type: 'uri', label: 'Details', linkUri: 'https://example.com/rooms/a' },
-					]),
-					defaultActionJson: JSON.stringify({ type: 'uri', linkUri: 'https://example.com/rooms/a' }),
-				},
-				{
-					text: 'Room B has 4 seats and a whiteboard',
-					actionsJson: '[{"type": "library", "label": "Rules", "url": "https://example.com/library/rooms"}]',
-				},
-			],
-		},
+		text: 'Room B has 4 seats and a whiteboard',
+		actions: { action: [uiAction({ type: 'library', label: 'Rules', url: 'https://example.com/library/rooms' })] },
 	},
 ];
+/** The same columns with their actions as JSON: node version 1 (saved workflows) takes them only so. */
+const roomColumnsJson: IDataObject[] = [
+	{
+		thumbnailImageUrl: 'https://example.com/rooms/a.jpg',
+		imageBackgroundColor: '#FFFFFF',
+		title: 'Room A',
+		text: '8 seats, projector',
+		actionsJson: JSON.stringify([
+			{ type: 'postback', label: 'Book A', data: 'room=a' },
+			{ type: 'uri', label: 'Details', linkUri: 'https://example.com/rooms/a' },
+		]),
+		defaultActionJson: JSON.stringify({ type: 'uri', linkUri: 'https://example.com/rooms/a' }),
+	},
+	{
+		text: 'Room B has 4 seats and a whiteboard',
+		actionsJson: '[{"type": "library", "label": "Rules", "url": "https://example.com/library/rooms"}]',
+	},
+];
+const templateUi: IDataObject[] = [buttonsUi, carouselUi(roomColumnsBuilt)];
 const templateWire: IDataObject[] = [
 	{
 		type: 'template',
@@ -503,7 +522,9 @@ describe('Workplace Bot: Send to Thread refuses invalid messages before sending'
 				{
 					type: 'template',
 					templateType: 'carousel',
-					columns: { column: [{ title: 'Room', text: 'r'.repeat(61), actionsJson: '[{"type": "uri", "label": "Open"}]' }] },
+					columns: {
+						column: [{ title: 'Room', text: 'r'.repeat(61), defineActions: 'json', actionsJson: '[{"type": "uri", "label": "Open"}]' }],
+					},
 				},
 			),
 		);
@@ -556,5 +577,167 @@ describe('Workplace Bot: Send to Thread refuses invalid messages before sending'
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).httpCode).toBe('403');
 		expect(only(pushes).status).toBe(403);
+	});
+});
+
+// ----------------------------------------------------------------- carousel columns: builder (1.1) and JSON (1)
+
+describe('Workplace Bot: Send to Thread, carousel column actions (node version 1.1 builder, version 1 JSON)', () => {
+	const ROOM_A = 'https://example.com/rooms/a';
+
+	it('builds several columns with several action types and default actions into the exact request body', async () => {
+		const { items, error, pushes } = await runPush(
+			fields(
+				carouselUi([
+					{
+						thumbnailImageUrl: `${ROOM_A}.jpg`,
+						imageBackgroundColor: '#F5F5F5',
+						title: 'Room A',
+						text: '8 seats, projector',
+						actions: {
+							action: [
+								uiAction({ type: 'postback', label: 'Book A', data: 'room=a', text: 'Book room A' }),
+								uiAction({ type: 'uri', label: 'Details', linkUri: ROOM_A }),
+								uiAction({ type: 'message', label: 'Ask', text: 'Is room A free?' }),
+							],
+						},
+						defaultAction: { action: uiAction({ type: 'uri', linkUri: ROOM_A }) },
+					},
+					{
+						text: 'Room B has 4 seats and a whiteboard',
+						actions: {
+							action: [
+								uiAction({ type: 'workflow', label: 'Booking workflow', workflowId: 'wf-rooms' }),
+								uiAction({ type: 'workflowTemplate', label: 'New booking', templateId: 'tpl-booking' }),
+							],
+						},
+						defaultAction: { action: uiAction({ type: 'workflows', label: 'My bookings', status: 'completed' }) },
+					},
+					{
+						title: 'Room C',
+						text: 'Quiet room',
+						actions: {
+							action: [
+								uiAction({ type: 'workflows', label: 'All workflows' }),
+								uiAction({ type: 'library', label: 'Rules', url: 'https://example.com/library/rooms' }),
+							],
+						},
+					},
+				]),
+			),
+		);
+		expect(error).toBeUndefined();
+		const carousel = {
+			type: 'template',
+			altText: 'Pick a room',
+			template: {
+				type: 'carousel',
+				imageAspectRatio: 'rectangle',
+				imageSize: 'cover',
+				columns: [
+					{
+						thumbnailImageUrl: `${ROOM_A}.jpg`,
+						imageBackgroundColor: '#F5F5F5',
+						title: 'Room A',
+						text: '8 seats, projector',
+						actions: [
+							{ type: 'postback', label: 'Book A', data: 'room=a', text: 'Book room A' },
+							{ type: 'uri', label: 'Details', linkUri: ROOM_A },
+							{ type: 'message', label: 'Ask', text: 'Is room A free?' },
+						],
+						defaultAction: { type: 'uri', linkUri: ROOM_A },
+					},
+					{
+						text: 'Room B has 4 seats and a whiteboard',
+						actions: [
+							{ type: 'workflow', label: 'Booking workflow', workflowId: 'wf-rooms' },
+							{ type: 'workflowTemplate', label: 'New booking', templateId: 'tpl-booking' },
+						],
+						defaultAction: { type: 'workflows', label: 'My bookings', status: 'completed' },
+					},
+					{
+						title: 'Room C',
+						text: 'Quiet room',
+						actions: [
+							{ type: 'workflows', label: 'All workflows' },
+							{ type: 'library', label: 'Rules', url: 'https://example.com/library/rooms' },
+						],
+					},
+				],
+			},
+		};
+		expect(actionTypes([carousel])).toEqual(['library', 'message', 'postback', 'uri', 'workflow', 'workflowTemplate', 'workflows'].sort());
+		expect(pushBody(only(pushes))).toEqual({ gid: project._id, tid: project.mainThreadId, messages: [carousel] });
+		expect(items).toHaveLength(1);
+		expect(items[0].json.results).toEqual([
+			{ status: 'success', message: { id: expect.any(String), type: 'botv2', groupId: project._id, threadId: project.mainThreadId } },
+		]);
+		expect(sim.state.sentMessages({ gid: project._id, tid: project.mainThreadId }).map((m) => m.content)).toEqual([carousel]);
+	});
+
+	it('refuses every limit the built columns break before any request, naming item, field, rule and value', async () => {
+		const { error, pushes, items } = await runPush(
+			fields(
+				carouselUi([
+					{
+						text: 'Four buttons',
+						actions: { action: ['M1', 'M2', 'M3', 'M4'].map((label) => uiAction({ type: 'message', label, text: 'x' })) },
+					},
+					{
+						title: 'Room',
+						text: 'Broken actions',
+						actions: {
+							action: [
+								uiAction({ type: 'message', label: tooLongLabel, text: 'x' }),
+								uiAction({ type: 'postback', label: 'P', data: '={{ "" }}' }),
+								uiAction({ type: 'uri', label: 'Open', linkUri: url(1001) }),
+							],
+						},
+						defaultAction: { action: uiAction({ type: 'workflow', label: tooLongLabel, workflowId: '={{ "" }}' }) },
+					},
+					{ text: 'No buttons' },
+				]),
+			),
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toBe(
+			'Item 0: "Messages > Template > Columns > Actions" (message 1 of 1, column 1 of 3) must have at most 3 actions, got 4 actions (and 6 more problems)',
+		);
+		expect(((error as NodeOperationError).description ?? '').split('\n')).toEqual([
+			'Nothing was sent for this item. 7 problems:',
+			'1. "Messages > Template > Columns > Actions" (message 1 of 1, column 1 of 3) must have at most 3 actions, got 4 actions [messages[0].template.columns[0].actions]',
+			`2. "Messages > Template > Columns > Actions > Label" (message 1 of 1, column 2 of 3, action 1 of 3) must be at most 20 characters, got "${tooLongLabel}" (28 characters) [messages[0].template.columns[1].actions[0].label]`,
+			'3. "Messages > Template > Columns > Actions > Data" (message 1 of 1, column 2 of 3, action 2 of 3) must not be empty, got an empty string [messages[0].template.columns[1].actions[1].data]',
+			`4. "Messages > Template > Columns > Actions > Link URI" (message 1 of 1, column 2 of 3, action 3 of 3) must be at most 1000 characters, got "${url(1001).slice(0, 115)}..." (1001 characters) [messages[0].template.columns[1].actions[2].linkUri]`,
+			`5. "Messages > Template > Columns > Default Action > Label" (message 1 of 1, column 2 of 3) must be at most 20 characters, got "${tooLongLabel}" (28 characters) [messages[0].template.columns[1].defaultAction.label]`,
+			'6. "Messages > Template > Columns > Default Action > Workflow ID" (message 1 of 1, column 2 of 3) must not be empty, got an empty string [messages[0].template.columns[1].defaultAction.workflowId]',
+			'7. "Messages > Template > Columns > Actions" (message 1 of 1, column 3 of 3) must have at least 1 action, got 0 actions [messages[0].template.columns[2].actions]',
+			'The part in brackets is the place in the request body.',
+		]);
+		expect(pushes).toEqual([]);
+		expect(items).toEqual([]);
+		expect(sim.state.sentMessages()).toEqual([]);
+	});
+
+	it('version 1 (saved workflows) still sends column actions given as JSON unchanged; 1.1 sends the same from the builder or from Using JSON', async () => {
+		const v1 = await runPush(fields(buttonsUi, carouselUi(roomColumnsJson)), { typeVersion: 1 });
+		const builder = await runPush(fields(...templateUi));
+		const usingJson = await runPush(fields(buttonsUi, carouselUi(roomColumnsJson.map((c) => ({ ...c, defineActions: 'json' })))));
+		const bodies = [v1, builder, usingJson].map((run) => {
+			expect(run.error).toBeUndefined();
+			return pushBody(only(run.pushes));
+		});
+		expect(bodies[0]).toEqual({ gid: project._id, tid: project.mainThreadId, messages: templateWire });
+		// Same bytes: the builder writes the keys in the order of the JSON.
+		expect(bodies.map((body) => JSON.stringify(body))).toEqual(Array(3).fill(JSON.stringify(bodies[0])));
+	});
+
+	it('version 1 refuses a column limit in the JSON as before, before any request', async () => {
+		const tooMany = JSON.stringify(['A', 'B', 'C', 'D'].map((label) => ({ type: 'message', label, text: 'x' })));
+		const { error, pushes } = await runPush(fields(carouselUi([{ text: 'Col', actionsJson: tooMany }])), { typeVersion: 1 });
+		expect(error?.message).toBe(
+			'Item 0: "Messages > Template > Columns > Actions" (message 1 of 1, column 1 of 1) must have at most 3 actions, got 4 actions',
+		);
+		expect(pushes).toEqual([]);
 	});
 });

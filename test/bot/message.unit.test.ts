@@ -13,6 +13,8 @@ import type { Violation } from '../../nodes/shared/validation';
 import { charLength } from '../../nodes/shared/validation';
 
 const URL_OK = 'https://example.com/a.png';
+/** Node version 1: carousel column actions are JSON only. */
+const V1 = { columnDefineActions: false };
 const longUrl = (length: number) => `https://example.com/${'x'.repeat(length - 'https://example.com/'.length)}`;
 
 /** The violations of one message as `path: rule, got ...` lines. */
@@ -453,7 +455,7 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 	};
 
 	it('builds each UI entry into the wire object of the spec, leaving out empty and other-type fields', () => {
-		const built = buildMessagesFromFields(ui);
+		const built = buildMessagesFromFields(ui, V1);
 		expect(built.violations).toEqual([]);
 		expect(built.messages).toEqual(wire);
 		expect(collectViolations(built)).toEqual([]);
@@ -480,7 +482,7 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 						columns: { column: [{ text: 'x', actionsJson: '[{oops}]', defaultActionJson: 'nope' }] },
 					},
 				],
-			}),
+			}, V1),
 		);
 		expect(fromColumn.map((v: Violation) => [displayPath('Messages', v.path), v.rule.slice(0, 20)])).toEqual([
 			['Messages > Template > Columns > Actions (message 1, column 1)', 'must be valid JSON ('],
@@ -499,7 +501,7 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 					columns: { column: [{ text: 'x', actionsJson: '[{"type":"message","label":"a","text":"a"}]' }] },
 				},
 			],
-		});
+		}, V1);
 		expect(built.messages).toEqual([
 			{ type: 'template', template: { type: 'buttons', text: '', actions: [{ type: 'message', text: '' }] } },
 			{ type: 'template', template: { type: 'carousel', columns: [{ text: 'x', actions: [{ type: 'message', label: 'a', text: 'a' }] }] } },
@@ -513,6 +515,6 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 	});
 
 	it('needs at least one message entry', () => {
-		expect(collectViolations(buildMessagesFromFields({})).map((v) => v.rule)).toEqual(['must have at least 1 message']);
+		expect(collectViolations(buildMessagesFromFields({}, V1)).map((v) => v.rule)).toEqual(['must have at least 1 message']);
 	});
 });

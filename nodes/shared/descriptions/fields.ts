@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /** A collection: optional fields the user adds one by one under `displayName`. */
 export function collectionOf(
@@ -47,8 +47,8 @@ export function additionalJsonOption(description: string): INodeProperties {
 	return { displayName: 'Additional Fields (JSON)', name: 'additionalJson', type: 'json', default: '{}', description };
 }
 
-/** Where a field shows, e.g. `{ type: ['image', 'video'] }`. */
-export type Show = Record<string, string[]>;
+/** Where a field shows, e.g. `{ type: ['image', 'video'] }` or `{ '@version': [{ _cnd: { gte: 1.1 } }] }`. */
+export type Show = NonNullable<IDisplayOptions['show']>;
 
 /** One kind of entry of an entry list: its name in the UI and its fields. */
 export interface ListEntry {

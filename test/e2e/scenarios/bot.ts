@@ -149,4 +149,132 @@ const botOperations: Scenario = {
 	},
 };
 
-export const scenarios: Scenario[] = [botOperations];
+const PUSH = '/bot/v2/message/push';
+const ROOM_A = 'https://example.com/rooms/a';
+const RULES = 'https://example.com/library/rooms';
+const toMainChat = { resource: 'message', operation: 'push', groupId: project._id, threadId: project.mainThreadId, defineMessages: 'fields' };
+const carousel = (column: Array<Record<string, unknown>>) => ({
+	messages: { message: [{ type: 'template', templateType: 'carousel', altText: 'Pick a room', columns: { column } }] },
+});
+
+/** The carousel both nodes send: three columns, all seven action types, two default actions (one without label). */
+const ROOMS_WIRE = {
+	type: 'template',
+	altText: 'Pick a room',
+	template: {
+		type: 'carousel',
+		columns: [
+			{
+				thumbnailImageUrl: `${ROOM_A}.jpg`,
+				title: 'Room A',
+				text: '8 seats, projector',
+				actions: [
+					{ type: 'postback', label: 'Book A', data: 'room=a', text: 'Book room A' },
+					{ type: 'uri', label: 'Details', linkUri: ROOM_A },
+					{ type: 'message', label: 'Ask', text: 'Is room A free?' },
+				],
+				defaultAction: { type: 'uri', linkUri: ROOM_A },
+			},
+			{
+				text: 'Room B has 4 seats and a whiteboard',
+				actions: [
+					{ type: 'workflow', label: 'Booking workflow', workflowId: 'wf-rooms' },
+					{ type: 'workflowTemplate', label: 'New booking', templateId: 'tpl-booking' },
+				],
+				defaultAction: { type: 'workflows', label: 'My bookings', status: 'completed' },
+			},
+			{
+				title: 'Room C',
+				text: 'Quiet room',
+				actions: [
+					{ type: 'workflows', label: 'All workflows' },
+					{ type: 'library', label: 'Rules', url: RULES },
+				],
+			},
+		],
+	},
+};
+
+/**
+ * Carousel columns in real n8n: version 1.1 builds the columns' actions and default actions in the
+ * node (the buttons template's builder); a version 1 node (a saved workflow) gives the same columns
+ * as JSON. Both pushes must carry the same bytes.
+ */
+const botCarousel: Scenario = {
+	name: 'bot: carousel columns built in the node (1.1) and as JSON (1)',
+	credentials: [botCredential],
+	workflow: () =>
+		chain([
+			manualTrigger(),
+			{
+				...bot('Rooms (Builder)', {
+					...toMainChat,
+					...carousel([
+						{
+							thumbnailImageUrl: `${ROOM_A}.jpg`,
+							title: 'Room A',
+							text: '8 seats, projector',
+							actions: {
+								action: [
+									{ type: 'postback', label: 'Book A', data: 'room=a', text: 'Book room A' },
+									{ type: 'uri', label: 'Details', linkUri: ROOM_A },
+									{ type: 'message', label: 'Ask', text: 'Is room A free?' },
+								],
+							},
+							defaultAction: { action: { type: 'uri', linkUri: ROOM_A } },
+						},
+						{
+							text: 'Room B has 4 seats and a whiteboard',
+							actions: {
+								action: [
+									{ type: 'workflow', label: 'Booking workflow', workflowId: 'wf-rooms' },
+									{ type: 'workflowTemplate', label: 'New booking', templateId: 'tpl-booking' },
+								],
+							},
+							defaultAction: { action: { type: 'workflows', label: 'My bookings', status: 'completed' } },
+						},
+						{
+							title: 'Room C',
+							text: 'Quiet room',
+							actions: {
+								action: [
+									{ type: 'workflows', label: 'All workflows' },
+									{ type: 'library', label: 'Rules', url: RULES },
+								],
+							},
+						},
+					]),
+				}),
+				typeVersion: 1.1,
+			},
+			bot(
+				'Rooms (JSON, Version 1)',
+				{
+					...toMainChat,
+					...carousel(
+						ROOMS_WIRE.template.columns.map(({ actions, defaultAction, ...column }) => ({
+							...column,
+							actionsJson: JSON.stringify(actions),
+							...(defaultAction ? { defaultActionJson: JSON.stringify(defaultAction) } : {}),
+						})),
+					),
+				},
+			),
+		]),
+	async assert(result, { sim }) {
+		const state = sim.state as SimulatorState;
+		const pushes = sim.log.all().filter((r) => r.path !== '/oauth/token');
+		assert.deepEqual(requestLines(pushes), [`POST ${PUSH}`, `POST ${PUSH}`]);
+		const expected = { gid: project._id, tid: project.mainThreadId, messages: [ROOMS_WIRE] };
+		assert.deepEqual(pushes[0].body, expected);
+		assert.equal(JSON.stringify(pushes[1].body), JSON.stringify(pushes[0].body), 'version 1 (JSON) and 1.1 (builder) send the same bytes');
+		for (const name of ['Rooms (Builder)', 'Rooms (JSON, Version 1)']) {
+			const [item] = result.json(name);
+			assert.equal(((item.results as Array<{ status: string }>)[0]).status, 'success', name);
+		}
+		const sent = state.sentMessages({ gid: project._id, tid: project.mainThreadId }).slice(-2);
+		assert.deepEqual(sent.map((m) => m.content), [ROOMS_WIRE, ROOMS_WIRE]);
+	},
+};
+
+export const scenarios: Scenario[] = [botOperations, botCarousel];

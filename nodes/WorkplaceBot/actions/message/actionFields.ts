@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { valueOptions } from '../../../shared/descriptions/fields';
+import type { Show } from '../../../shared/descriptions/fields';
+import { entryList, valueOptions } from '../../../shared/descriptions/fields';
 import { optionsProperty, property } from './properties';
 import { ACTION_TYPES, LIMITS, WORKFLOW_STATUSES } from './spec';
 
@@ -39,16 +40,27 @@ const AREA_FIELDS: INodeProperties[] = [
 ];
 
 /**
- * The fields of one action, as the entries of an "Actions" or "Quick Replies" list.
- * Field names are the wire names of the spec's action table.
+ * Where an action is used: a button (buttons template, carousel column, quick reply; label
+ * required), a tappable area of an imagemap, or the default action of a panel (run when the
+ * image, title or text is tapped; the spec does not require a label there).
  */
-export function actionFields({ area, labelRequired }: { area: boolean; labelRequired: boolean }): INodeProperties[] {
-	const label = labelRequired
-		? `Text on the button, at most ${LIMITS.label} characters`
-		: `Optional label of the area, at most ${LIMITS.label} characters`;
+export type ActionUse = 'button' | 'imagemapArea' | 'defaultAction';
+
+const LABEL_DESCRIPTIONS: Record<ActionUse, string> = {
+	button: `Text on the button, at most ${LIMITS.label} characters`,
+	imagemapArea: `Optional label of the area, at most ${LIMITS.label} characters`,
+	defaultAction: `Optional label of the action, at most ${LIMITS.label} characters`,
+};
+
+/**
+ * The fields of one action, as the entries of an "Actions" or "Quick Replies" list or the
+ * "Default Action" of a column. Field names are the wire names of the spec's action table.
+ */
+export function actionFields(use: ActionUse): INodeProperties[] {
+	const labelRequired = use === 'button';
 	const fields: INodeProperties[] = [
 		optionsProperty('Action Type', 'type', ACTION_TYPE_OPTIONS, 'message'),
-		property('string', 'Label', 'label', label, { required: labelRequired, placeholder: 'e.g. Approve' }),
+		property('string', 'Label', 'label', LABEL_DESCRIPTIONS[use], { required: labelRequired, placeholder: 'e.g. Approve' }),
 		property(
 			'string',
 			'Text',
@@ -81,5 +93,31 @@ export function actionFields({ area, labelRequired }: { area: boolean; labelRequ
 			show: { type: ['uri'] },
 		}),
 	];
-	return area ? [...fields, ...AREA_FIELDS] : fields;
+	return use === 'imagemapArea' ? [...fields, ...AREA_FIELDS] : fields;
+}
+
+/**
+ * The "Actions" list of buttons of a panel: the buttons template and, from node version 1.1,
+ * each carousel column. Built by build.ts `buildActions` and checked by validate.ts.
+ */
+export function buttonList(max: number, show: Show): INodeProperties {
+	return entryList('Actions', 'actions', { displayName: 'Button', name: 'action', values: actionFields('button') }, {
+		placeholder: 'Add Button',
+		description: `The buttons: 1 to ${max}`,
+		show,
+	});
+}
+
+/** The "Default Action" of a carousel column (node version 1.1): at most one action, label optional. */
+export function defaultActionField(description: string, show: Show): INodeProperties {
+	return {
+		displayName: 'Default Action',
+		name: 'defaultAction',
+		type: 'fixedCollection',
+		placeholder: 'Add Default Action',
+		default: {},
+		displayOptions: { show },
+		description,
+		options: [{ displayName: 'Action', name: 'action', values: actionFields('defaultAction') }],
+	};
 }

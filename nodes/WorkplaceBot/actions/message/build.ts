@@ -13,6 +13,14 @@ import { isBlank, isPlainObject, violation } from '../../../shared/validation';
 import type { ActionType } from './spec';
 import { ACTION_FIELDS, ACTION_TYPES } from './spec';
 
+export interface BuildOptions {
+	/**
+	 * Carousel columns have "Define Actions" (node version 1.1 and later): their actions come
+	 * from the builder unless it says JSON. Without it (version 1) they are JSON only.
+	 */
+	columnDefineActions: boolean;
+}
+
 export interface BuildResult {
 	messages: unknown;
 	/** Problems found while building (JSON that does not parse). */
@@ -79,10 +87,20 @@ function buildActions(collection: unknown, options: { area: boolean }): IDataObj
 	return entries(collection, 'action').map((values) => buildAction(values, options));
 }
 
-function buildColumn(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
+/**
+ * A column's actions and default action: from the builder ("Define Actions: Using Fields
+ * Below", the default of node version 1.1) or parsed from the JSON fields (version 1 always).
+ */
+function buildColumn(values: Values, path: FieldPath, violations: Violation[], build: BuildOptions): IDataObject {
 	const column: IDataObject = {};
 	copy(column, values, { optional: ['thumbnailImageUrl', 'imageBackgroundColor', 'title'] });
 	copy(column, values, { required: ['text'] });
+	if (build.columnDefineActions && (values.defineActions ?? 'fields') === 'fields') {
+		column.actions = buildActions(values.actions, { area: false });
+		const [defaultAction] = entries(values.defaultAction, 'action');
+		if (defaultAction !== undefined) column.defaultAction = buildAction(defaultAction, { area: false });
+		return column;
+	}
 	const actions = parseJsonValue(values.actionsJson, [...path, 'actions'], violations, { list: true });
 	if (actions !== undefined) column.actions = actions as IDataObject[];
 	const defaultAction = parseJsonValue(values.defaultActionJson, [...path, 'defaultAction'], violations, {
@@ -92,7 +110,7 @@ function buildColumn(values: Values, path: FieldPath, violations: Violation[]): 
 	return column;
 }
 
-function buildTemplate(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
+function buildTemplate(values: Values, path: FieldPath, violations: Violation[], build: BuildOptions): IDataObject {
 	const options = isPlainObject(values.templateOptions) ? values.templateOptions : {};
 	const type = values.templateType ?? 'buttons';
 	const template: IDataObject = { type };
@@ -111,7 +129,7 @@ function buildTemplate(values: Values, path: FieldPath, violations: Violation[])
 			}
 		}
 		template.columns = entries(values.columns, 'column').map((column, index) =>
-			buildColumn(column, [...templatePath, 'columns', index], violations),
+			buildColumn(column, [...templatePath, 'columns', index], violations, build),
 		);
 		return template;
 	}
@@ -129,7 +147,7 @@ function buildTemplate(values: Values, path: FieldPath, violations: Violation[])
 }
 
 /** One "Messages" entry of the UI as a wire message object. */
-export function buildMessage(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
+export function buildMessage(values: Values, path: FieldPath, violations: Violation[], build: BuildOptions): IDataObject {
 	const type = values.type ?? 'text';
 	const message: IDataObject = { type };
 	switch (type) {
@@ -152,7 +170,7 @@ export function buildMessage(values: Values, path: FieldPath, violations: Violat
 			break;
 		case 'template':
 			copy(message, values, { optional: ['altText'] });
-			message.template = buildTemplate(values, path, violations);
+			message.template = buildTemplate(values, path, violations, build);
 			break;
 		default:
 			break;
@@ -168,9 +186,9 @@ export function buildMessage(values: Values, path: FieldPath, violations: Violat
 }
 
 /** The "Messages" fixed collection (`{ message: [...] }`) as the wire `messages` array. */
-export function buildMessagesFromFields(collection: unknown): BuildResult {
+export function buildMessagesFromFields(collection: unknown, build: BuildOptions): BuildResult {
 	const violations: Violation[] = [];
-	const messages = entries(collection, 'message').map((values, index) => buildMessage(values, [index], violations));
+	const messages = entries(collection, 'message').map((values, index) => buildMessage(values, [index], violations, build));
 	return { messages, violations };
 }
 

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { Show } from '../../../shared/descriptions/fields';
 import { entryList, valueOptions } from '../../../shared/descriptions/fields';
-import { actionFields } from './actionFields';
+import { actionFields, buttonList, defaultActionField } from './actionFields';
 import { optionsProperty, property } from './properties';
 import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, LIMITS, MESSAGE_TYPES, TEMPLATE_TYPES } from './spec';
 
@@ -10,7 +10,33 @@ const ACTIONS_JSON_EXAMPLE = JSON.stringify([{ type: 'message', label: 'Yes', te
 
 const TEXT_LIMIT = `At most ${LIMITS.text} characters, or ${LIMITS.textWithImageOrTitle} with`;
 
-/** One carousel column; its actions are JSON (a third level of lists would be unwieldy in the UI). */
+/** Node version 1.1 brought the column's action builder ("Define Actions"). */
+const FROM_V1_1: Show = { '@version': [{ _cnd: { gte: 1.1 } }] };
+const BEFORE_V1_1: Show = { '@version': [{ _cnd: { lt: 1.1 } }] };
+const COLUMN_ACTIONS_FROM_FIELDS: Show = { ...FROM_V1_1, defineActions: ['fields'] };
+const COLUMN_ACTIONS_AS_JSON: Show = { ...FROM_V1_1, defineActions: ['json'] };
+
+/** A column's actions and default action as JSON: always in version 1, with "Using JSON" from 1.1. */
+function columnJsonFields(show: Show): INodeProperties[] {
+	return [
+		property(
+			'json',
+			'Actions (JSON)',
+			'actionsJson',
+			`The column's buttons as a JSON list of 1 to ${LIMITS.columnActions} actions, e.g. [{"type": "uri", "label": "Open", "linkUri": "https://example.com"}]`,
+			{ default: ACTIONS_JSON_EXAMPLE, required: true, show },
+		),
+		property('json', 'Default Action (JSON)', 'defaultActionJson', 'Optional action run when the column itself is tapped, as a JSON object', {
+			show,
+		}),
+	];
+}
+
+/**
+ * One carousel column. Its actions use the buttons template's builder (node version 1.1, or
+ * JSON with "Define Actions: Using JSON"); version 1 takes them as JSON only, and the two JSON
+ * fields are listed once per version so a version 1 workflow keeps them without a choice it never had.
+ */
 const columnFields: INodeProperties[] = [
 	property('string', 'Thumbnail Image URL', 'thumbnailImageUrl', `Optional image of the column, at most ${LIMITS.url} characters`),
 	property('color', 'Image Background Color', 'imageBackgroundColor', 'Optional background color of the image; the platform default is #FFFFFF', {
@@ -18,14 +44,20 @@ const columnFields: INodeProperties[] = [
 	}),
 	property('string', 'Title', 'title', `Optional title, at most ${LIMITS.title} characters`),
 	property('string', 'Text', 'text', `${TEXT_LIMIT} an image or a title`, { rows: 2, required: true }),
-	property(
-		'json',
-		'Actions (JSON)',
-		'actionsJson',
-		`The column's buttons as a JSON list of 1 to ${LIMITS.columnActions} actions, e.g. [{"type": "uri", "label": "Open", "linkUri": "https://example.com"}]`,
-		{ default: ACTIONS_JSON_EXAMPLE, required: true },
+	optionsProperty(
+		'Define Actions',
+		'defineActions',
+		[
+			{ name: 'Using Fields Below', value: 'fields', description: "Build the column's buttons and default action in the node" },
+			{ name: 'Using JSON', value: 'json', description: 'Give them as JSON action objects' },
+		],
+		'fields',
+		{ show: FROM_V1_1 },
 	),
-	property('json', 'Default Action (JSON)', 'defaultActionJson', 'Optional action run when the column itself is tapped, as a JSON object'),
+	buttonList(LIMITS.columnActions, COLUMN_ACTIONS_FROM_FIELDS),
+	defaultActionField('Optional action run when the column itself (its image, title or text) is tapped', COLUMN_ACTIONS_FROM_FIELDS),
+	...columnJsonFields(BEFORE_V1_1),
+	...columnJsonFields(COLUMN_ACTIONS_AS_JSON),
 ];
 
 const MESSAGE_TYPE_OPTIONS = valueOptions(MESSAGE_TYPES, {
@@ -91,7 +123,7 @@ const quickReplies = entryList(
 		name: 'items',
 		values: [
 			property('string', 'Image URL', 'imageUrl', `Optional icon of the quick reply, at most ${LIMITS.url} characters`),
-			...actionFields({ area: false, labelRequired: true }),
+			...actionFields('button'),
 		],
 	},
 	{ placeholder: 'Add Quick Reply', description: 'Optional reply buttons shown under the message' },
@@ -136,7 +168,7 @@ export const messageFields: INodeProperties[] = [
 		required: true,
 		show: IMAGEMAP,
 	}),
-	entryList('Actions', 'imagemapActions', { displayName: 'Action', name: 'action', values: actionFields({ area: true, labelRequired: false }) }, {
+	entryList('Actions', 'imagemapActions', { displayName: 'Action', name: 'action', values: actionFields('imagemapArea') }, {
 		placeholder: 'Add Action',
 		description: `Tappable areas of the image and what they do: 1 to ${LIMITS.imagemapActions}`,
 		show: IMAGEMAP,
@@ -151,11 +183,7 @@ export const messageFields: INodeProperties[] = [
 		required: true,
 		show: BUTTONS,
 	}),
-	entryList('Actions', 'actions', { displayName: 'Button', name: 'action', values: actionFields({ area: false, labelRequired: true }) }, {
-		placeholder: 'Add Button',
-		description: `The buttons: 1 to ${LIMITS.buttonsActions}`,
-		show: BUTTONS,
-	}),
+	buttonList(LIMITS.buttonsActions, BUTTONS),
 	entryList('Columns', 'columns', { displayName: 'Column', name: 'column', values: columnFields }, {
 		placeholder: 'Add Column',
 		description: `The carousel columns: 1 to ${LIMITS.carouselColumns}`,

@@ -45,7 +45,9 @@ export function getMessages(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 	const json = mode === 'json';
 	const built = json
 		? buildMessagesFromJson(ctx.getNodeParameter('messagesJson', itemIndex, '') as unknown)
-		: buildMessagesFromFields(ctx.getNodeParameter('messages', itemIndex, {}) as unknown);
+		: buildMessagesFromFields(ctx.getNodeParameter('messages', itemIndex, {}) as unknown, {
+				columnDefineActions: ctx.getNode().typeVersion >= 1.1,
+			});
 	const violations = collectViolations(built);
 	if (violations.length > 0) {
 		throw messagesError(ctx, itemIndex, json ? 'Messages (JSON)' : 'Messages', violations, built.messages);
