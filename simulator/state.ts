@@ -152,7 +152,7 @@ export class SimulatorState {
 	private _kbs = new Map<string, KnowledgeBase>();
 	private _files = new Map<string, KnowledgeFile>();
 	private _blobs = new Map<string, StoredBlob>();
-	private _pictures = new Map<string, { source: string; cache: Map<string, Buffer> }>();
+	private _pictures = new Map<string, { source: string; cache: Map<string, Buffer>; contentType: string; bytes?: Buffer }>();
 	private _forms: FormRecord[] = [];
 	private _tasks = new Map<string, TaskRecord>();
 	private _taskTopics = new Map<string, TaskTopic>();
@@ -355,9 +355,19 @@ export class SimulatorState {
 
 	// ------------------------------------------------------------------ pictures
 
-	addPicture(id?: string, source?: string): string {
+	/**
+	 * Registers a picture. `contentType` is what GET /file/image answers it with (default
+	 * image/png); `bytes` what it serves in every size (default: a PNG generated from the id,
+	 * differing per size).
+	 */
+	addPicture(id?: string, options: { source?: string; contentType?: string; bytes?: Buffer } = {}): string {
 		const pid = id ?? `pic-${randomBytes(6).toString('hex')}`;
-		this._pictures.set(pid, { source: source ?? 'seed', cache: new Map() });
+		this._pictures.set(pid, {
+			source: options.source ?? 'seed',
+			cache: new Map(),
+			contentType: options.contentType ?? 'image/png',
+			bytes: options.bytes,
+		});
 		return pid;
 	}
 	hasPicture(id: string): boolean {
@@ -377,6 +387,13 @@ export class SimulatorState {
 			p.cache.set(size, png);
 		}
 		return png;
+	}
+	/** What GET /file/image serves for the picture in the given size: its content type and bytes. */
+	pictureFile(id: string, size: string): { contentType: string; bytes: Buffer } | undefined {
+		const p = this._pictures.get(id);
+		if (!p || !IMAGE_SIZES[size]) return undefined;
+		const bytes = p.bytes ?? this.picturePng(id, size);
+		return bytes ? { contentType: p.contentType, bytes } : undefined;
 	}
 
 	// ------------------------------------------------------------------ knowledge

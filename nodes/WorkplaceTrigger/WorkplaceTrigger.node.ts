@@ -12,6 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
+import { assertWebhookCredential } from './secret';
 import { receiveDelivery } from './webhook';
 
 export class WorkplaceTrigger implements INodeType {
@@ -81,12 +82,16 @@ export class WorkplaceTrigger implements INodeType {
 	};
 
 	// The platform has no API to register or remove webhooks: the user pastes the URL there.
+	// n8n calls these when it registers the URL (activation, publishing, listening for a test
+	// event), so a trigger that could verify no delivery is refused there.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				assertWebhookCredential(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				assertWebhookCredential(this);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {

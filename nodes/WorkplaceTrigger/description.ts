@@ -132,7 +132,15 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			description:
-				'Keep only bot events from these topics (comma-separated). User events are not affected.',
+				'Keep only bot events from these topics (comma-separated): messages and postbacks in one of them. Bot events that carry no topic (join events, messages in the main chat of a group) are dropped unless "Topic IDs: Also Pass Events Without a Topic" is on. User events are not affected.',
+		},
+		{
+			displayName: 'Topic IDs: Also Pass Events Without a Topic',
+			name: 'passEventsWithoutTopic',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the Topic IDs filter also lets through bot events that carry no topic: join events and messages in the main chat of a group (Group IDs and Direct Chats Only still apply). No effect without Topic IDs.',
 		},
 	]),
 ];

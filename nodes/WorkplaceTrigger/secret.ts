@@ -1,4 +1,27 @@
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Why a trigger verifying signatures cannot run: worded without "activate" or "publish" (n8n 1
+ * activates workflows, n8n 2 publishes them) and naming the credential as the node shows it.
+ */
+export const MISSING_WEBHOOK_CREDENTIAL =
+	'Signature Verification is "Webhook Secret" but no Workplace Webhook API credential is selected in the Workplace Trigger. Select the credential holding the secret configured on the platform, or set Signature Verification to "None".';
+
+/** Answered when the selected credential cannot be read (e.g. it was deleted); no detail that could hold a secret. */
+export const UNREADABLE_WEBHOOK_CREDENTIAL =
+	'The Workplace Webhook API credential selected in the Workplace Trigger cannot be read (was it deleted?); no delivery can be verified. Select the credential holding the secret configured on the platform, or set Signature Verification to "None".';
+
+/** Whether the trigger can verify signatures: verification is off, or a webhook credential is selected. */
+export function hasWebhookCredential(ctx: IHookFunctions | IWebhookFunctions): boolean {
+	if (ctx.getNodeParameter('verification', 'secret') !== 'secret') return true;
+	return Boolean(ctx.getNode().credentials?.workplaceWebhookApi);
+}
+
+/** Refuses to register the webhook of a trigger that verifies signatures without a credential. */
+export function assertWebhookCredential(ctx: IHookFunctions): void {
+	if (!hasWebhookCredential(ctx)) throw new NodeOperationError(ctx.getNode(), MISSING_WEBHOOK_CREDENTIAL);
+}
 
 /**
  * How long this process reuses a signing secret it read. n8n reads a credential from the database

@@ -4,8 +4,13 @@ import { NodeApiError } from 'n8n-workflow';
 import { downloadPicture } from '../shared/transport/botApi';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
-import type { BotDelivery } from './delivery';
-import { signingSecret } from './secret';
+import type { BotDelivery, SignatureCheck } from './delivery';
+import {
+	hasWebhookCredential,
+	MISSING_WEBHOOK_CREDENTIAL,
+	signingSecret,
+	UNREADABLE_WEBHOOK_CREDENTIAL,
+} from './secret';
 import {
 	botEventKey,
 	chatOf,
@@ -23,15 +28,17 @@ const DIRECT_CHATS_FIELD = 'directChatGroupIds';
 interface TriggerOptions {
 	groupIds?: string;
 	topicIds?: string;
+	passEventsWithoutTopic?: boolean;
 	directChatsOnly?: boolean;
 	rememberEvents?: RememberEvents;
 }
 
-/** An event of the delivery that may start the run: its output, its duplicate key, its picture. */
+/** An event of the delivery that may start the run: its output, its duplicate key, its picture and the picture's name. */
 interface Candidate {
 	json: IDataObject;
 	key: string;
 	pictureId?: string;
+	fileName?: unknown;
 }
 
 /** Version 1 saved received events in batches when the option was not set; 1.1 on every delivery. */
@@ -39,7 +46,7 @@ function defaultRememberEvents(typeVersion: number): RememberEvents {
 	return typeVersion >= 1.1 ? 'everyDelivery' : 'batched';
 }
 
-/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused. */
+/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused, 500 when misconfigured. */
 function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	ctx.getResponseObject().status(status).json(status < 300 ? { received: 0, message } : { message });
 	return { noWebhookResponse: true };
@@ -59,7 +66,9 @@ function selectBotEvents(
 		if (!isSelected(selected, String(event.type))) continue;
 		const chat = chatOf(event);
 		if (groupIds.length && !(chat.groupId && groupIds.includes(chat.groupId))) continue;
-		if (topicIds.length && !(chat.topicId && topicIds.includes(chat.topicId))) continue;
+		if (topicIds.length && !(chat.topicId ? topicIds.includes(chat.topicId) : options.passEventsWithoutTopic)) {
+			continue;
+		}
 		if (directChats) {
 			const source = (event.source ?? {}) as IDataObject;
 			const direct =
@@ -71,7 +80,7 @@ function selectBotEvents(
 			event.type === 'message' && typeof message.pictureId === 'string' && message.pictureId !== ''
 				? message.pictureId
 				: undefined;
-		candidates.push({ json: event, key: botEventKey(event), pictureId });
+		candidates.push({ json: event, key: botEventKey(event), pictureId, fileName: message.fileName });
 	}
 	return candidates;
 }
@@ -88,10 +97,10 @@ async function attachPictures(
 	try {
 		for (const [i, candidate] of fresh.entries()) {
 			if (!candidate.pictureId) continue;
-			const binary = await downloadPicture(ctx, candidate.pictureId, size, candidate.pictureId);
-			if (!binary.fileName?.includes('.') && binary.fileExtension) {
-				binary.fileName = `${binary.fileName ?? candidate.pictureId}.${binary.fileExtension}`;
-			}
+			const binary = await downloadPicture(ctx, candidate.pictureId, size, {
+				fileName: candidate.fileName,
+				fallbackFileName: candidate.pictureId,
+			});
 			items[i].binary = { [property]: binary };
 		}
 	} catch (error) {
@@ -124,12 +133,21 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 				: headers['x-service-signature']
 					? 'invalid'
 					: 'missing';
-		let secret = await signingSecret(this);
-		let check = secret ? verify(secret) : 'invalid';
-		if (check === 'invalid') {
-			// The held secret may be an old one: read it again.
-			secret = await signingSecret(this, true);
-			if (secret) check = verify(secret);
+		// Activation refuses a trigger without the credential; one saved before that check
+		// (or whose credential was deleted) is answered here rather than with n8n's internal error.
+		if (!hasWebhookCredential(this)) return reply(this, 500, MISSING_WEBHOOK_CREDENTIAL);
+		let secret: string | undefined;
+		let check: SignatureCheck;
+		try {
+			secret = await signingSecret(this);
+			check = secret ? verify(secret) : 'invalid';
+			if (check === 'invalid') {
+				// The held secret may be an old one: read it again.
+				secret = await signingSecret(this, true);
+				if (secret) check = verify(secret);
+			}
+		} catch {
+			return reply(this, 500, UNREADABLE_WEBHOOK_CREDENTIAL);
 		}
 		if (!secret) {
 			return reply(this, 401, 'The webhook secret of this trigger is empty; no delivery can be verified');

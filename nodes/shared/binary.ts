@@ -186,3 +186,42 @@ export async function responseToBinary(
 	binary.fileName = fileName;
 	return binary;
 }
+
+/**
+ * The extensions of the image types the platform may return, the usual one first: file names are
+ * given that one unless they already end in one of the others (`.jpeg` stays for image/jpeg).
+ */
+const EXTENSIONS_OF_TYPE: Record<string, string[]> = {
+	'image/jpeg': ['jpg', 'jpeg', 'jpe', 'jfif'],
+	'image/pjpeg': ['jpg', 'jpeg'],
+	'image/png': ['png'],
+	'image/gif': ['gif'],
+	'image/webp': ['webp'],
+	'image/bmp': ['bmp'],
+	'image/tiff': ['tif', 'tiff'],
+	'image/heic': ['heic'],
+	'image/heif': ['heif'],
+	'image/avif': ['avif'],
+	'image/svg+xml': ['svg'],
+};
+
+const EXTENSION = /\.([A-Za-z0-9]{1,5})$/;
+
+/**
+ * A file name whose extension agrees with the content type the server returned: a matching
+ * extension is kept, another one is replaced, a missing one added. For a type the table does not
+ * know, `typeExtension` (n8n's, from the MIME database) stands in; without it the name is kept.
+ */
+export function nameForContentType(
+	name: string,
+	mimeType: string,
+	typeExtension?: string,
+): { fileName: string; fileExtension?: string } {
+	const match = EXTENSION.exec(name);
+	const own = match?.[1].toLowerCase();
+	const base = match ? name.slice(0, match.index) : name.replace(/\.+$/, '');
+	const accepted = EXTENSIONS_OF_TYPE[mimeType.toLowerCase()] ?? (typeExtension ? [typeExtension] : []);
+	if (own && (accepted.length === 0 || accepted.includes(own))) return { fileName: name, fileExtension: own };
+	if (accepted.length === 0) return { fileName: name };
+	return { fileName: `${base || 'file'}.${accepted[0]}`, fileExtension: accepted[0] };
+}

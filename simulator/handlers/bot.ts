@@ -251,7 +251,7 @@ async function createGroup(ctx: Ctx): Promise<void> {
 	});
 	if (unknown.length) return void (await ctx.json(404, botError(404, `Unknown member id(s): ${unknown.map((u) => u.message.split(' ')[1]).join(', ')}`, 'user_not_found', unknown)));
 	let pictureId: string | undefined;
-	if (pic) pictureId = ctx.state.addPicture(undefined, `group picture ${pic.filename} (${pic.size} bytes, sha256 ${pic.sha256})`);
+	if (pic) pictureId = ctx.state.addPicture(undefined, { source: `group picture ${pic.filename} (${pic.size} bytes, sha256 ${pic.sha256})` });
 	const g = ctx.state.addGroup({ name: name as string, memberIds: unique, pictureId });
 	await ctx.json(201, { group: { _id: g._id, name: g.name, type: g.type, settings: g.settings, userCount: g.memberIds.length } });
 }
@@ -326,9 +326,9 @@ async function image(ctx: Ctx): Promise<void> {
 		return void (await ctx.json(400, botError(400, 'size must be one of small, medium, large', 'invalid_size', [{ field: 'size', message: 'must be one of small, medium, large' }])));
 	}
 	const id = ctx.params.pictureId;
-	const png = ctx.state.picturePng(id, size ?? 'medium');
-	if (!png) return void (await ctx.json(404, botError(404, `Picture ${id} not found`, 'picture_not_found')));
-	await ctx.raw(200, { 'content-type': 'image/png', 'cache-control': 'private, max-age=3600' }, png);
+	const file = ctx.state.pictureFile(id, size ?? 'medium');
+	if (!file) return void (await ctx.json(404, botError(404, `Picture ${id} not found`, 'picture_not_found')));
+	await ctx.raw(200, { 'content-type': file.contentType, 'cache-control': 'private, max-age=3600' }, file.bytes);
 }
 
 const v1 = (path: string, handler: (ctx: Ctx) => Promise<void>, mode: AuthMode = 'v1', method = 'POST', files = false): RouteDef => ({

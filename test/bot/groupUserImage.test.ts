@@ -125,6 +125,56 @@ describe('Workplace Bot: images', () => {
 		expect(items[0].json).toMatchObject({ pictureId: SEED.pictures.first, size });
 	});
 
+	it.each([
+		['a name with another extension', 'holiday.png', 'holiday.jpg', 'jpg'],
+		['a name with an extension of the type', 'holiday.jpeg', 'holiday.jpeg', 'jpeg'],
+		['a name without extension', 'holiday', 'holiday.jpg', 'jpg'],
+		['no name', '', 'pic-jpeg-1-large.jpg', 'jpg'],
+	])('File Name: %s gets the extension of the type the platform returned (image/jpeg)', async (_case, fileName, expectedName, expectedExtension) => {
+		const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
+		sim.state.addPicture('pic-jpeg-1', { contentType: 'image/jpeg', bytes: jpeg });
+		const { items, error, requests } = await runBot(sim, {
+			resource: 'image',
+			operation: 'download',
+			pictureId: 'pic-jpeg-1',
+			size: 'large',
+			fileName,
+			binaryPropertyName: 'data',
+		});
+		expect(error).toBeUndefined();
+		const request = only(requests);
+		expect([request.method, request.path, request.query, request.status]).toEqual(['GET', '/file/image/pic-jpeg-1', { size: 'large' }, 200]);
+		const binary = items[0].binary?.data;
+		expect([binary?.fileName, binary?.mimeType, binary?.fileExtension]).toEqual([expectedName, 'image/jpeg', expectedExtension]);
+		expect((await readBinary(items[0], 'data')).equals(jpeg)).toBe(true);
+		expect(items[0].json).toEqual({ pictureId: 'pic-jpeg-1', size: 'large', fileName: expectedName, mimeType: 'image/jpeg' });
+	});
+
+	it('without File Name a PNG is named after the picture and the size, with .png', async () => {
+		const { items } = await runBot(sim, {
+			resource: 'image',
+			operation: 'download',
+			pictureId: SEED.pictures.second,
+			size: 'medium',
+			binaryPropertyName: 'data',
+		});
+		const binary = items[0].binary?.data;
+		expect([binary?.fileName, binary?.mimeType, binary?.fileExtension]).toEqual([`${SEED.pictures.second}-medium.png`, 'image/png', 'png']);
+	});
+
+	it('a File Name that is not text is refused before any request', async () => {
+		const { error, requests } = await runBot(sim, {
+			resource: 'image',
+			operation: 'download',
+			pictureId: SEED.pictures.first,
+			size: 'medium',
+			fileName: '={{ { name: "x" } }}',
+			binaryPropertyName: 'data',
+		});
+		expect(requests).toHaveLength(0);
+		expect(error?.message).toBe('Item 0: "File Name" must be text, got {"name":"x"}');
+	});
+
 	it('an unknown picture is a 404 NodeApiError', async () => {
 		const { error, requests } = await runBot(sim, {
 			resource: 'image',

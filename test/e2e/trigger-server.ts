@@ -34,6 +34,8 @@ export interface TriggerServer {
 	createCredential(name: string, type: string, data: Record<string, unknown>): Promise<string>;
 	/** Creates and activates a workflow; returns its id. */
 	createActiveWorkflow(name: string, workflow: WorkflowJson): Promise<string>;
+	/** Creates a workflow and tries to activate (publish) it: what n8n answered when it refused, undefined when it did not. */
+	activationRefusal(name: string, workflow: WorkflowJson): Promise<string | undefined>;
 	/** Production URL of a webhook node: /webhook/<webhookId>/<path>. */
 	webhookUrl(webhookId: string, webhookPath: string): string;
 	/**
@@ -75,6 +77,16 @@ export async function createActiveWorkflowIn(server: N8nServer, name: string, wo
 	});
 	await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
 	return created.id;
+}
+
+/** Creates a workflow and tries to activate it: the error text n8n answered with, or undefined when it activated it. */
+export async function activationRefusalIn(server: N8nServer, name: string, workflow: WorkflowJson): Promise<string | undefined> {
+	try {
+		await createActiveWorkflowIn(server, name, workflow);
+		return undefined;
+	} catch (error) {
+		return (error as Error).message;
+	}
 }
 
 /** The workflow's static data as n8n saved it in its database. */
@@ -165,6 +177,7 @@ export async function startTriggerServer(ctx: ScenarioContext, options: TriggerS
 		userFolder,
 		createCredential: (name, type, data) => createCredentialIn(server, name, type, data),
 		createActiveWorkflow: (name, workflow) => createActiveWorkflowIn(server, name, workflow),
+		activationRefusal: (name, workflow) => activationRefusalIn(server, name, workflow),
 		webhookUrl(webhookId, webhookPath) {
 			return `${server.url}/webhook/${webhookId}/${webhookPath}`;
 		},

@@ -91,6 +91,11 @@ export class CredentialStore {
 		this.data.set(type, deepCopy(value) as ICredentialDataDecryptedObject);
 	}
 
+	/** Removes the credential of `type` (as when it is deleted in n8n while a node still names it). */
+	delete(type: string): void {
+		this.data.delete(type);
+	}
+
 	/** Shallow-merges `patch` into the data of `type`. */
 	merge(type: string, patch: IDataObject): void {
 		this.set(type, { ...(this.data.get(type) ?? {}), ...deepCopy(patch) });

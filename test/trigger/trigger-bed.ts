@@ -21,7 +21,7 @@
 import 'reflect-metadata';
 import '../helpers/engine-env';
 
-import { WebhookContext } from 'n8n-core';
+import { HookContext, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	INode,
@@ -56,6 +56,8 @@ export interface DeliveryOutcome {
 	status: number;
 	/** Body the sender received (parsed JSON when it is JSON). */
 	body: unknown;
+	/** Content-Type of the answer (when the node answered itself). */
+	contentType?: string;
 	/** Whether n8n would start a run (webhook() returned workflowData). */
 	runStarted: boolean;
 	/** Items of the run that starts (output 0). */
@@ -80,13 +82,16 @@ class FakeResponse {
 		return this;
 	}
 
+	// The content types express sets (res.json always; res.send for a string when none is set).
 	json(body: unknown): this {
+		this.headers['content-type'] = 'application/json; charset=utf-8';
 		this.body = body;
 		this.headersSent = true;
 		return this;
 	}
 
 	send(body: unknown): this {
+		if (typeof body === 'string') this.headers['content-type'] ??= 'text/html; charset=utf-8';
 		this.body = body;
 		this.headersSent = true;
 		return this;
@@ -175,6 +180,46 @@ export class TriggerBed {
 	/** Static data of the trigger node as stored (what getWorkflowStaticData('node') starts from). */
 	nodeStaticData(): IDataObject {
 		return ((this.storedStaticData ?? {})[`node:${this.node.name}`] ?? {}) as IDataObject;
+	}
+
+	/**
+	 * What n8n does when it registers the trigger's URL (activating or publishing the workflow:
+	 * 'activate'; listening for a test event: 'manual'): WebhookService.createWebhookIfNotExists,
+	 * checkExists and, when that answers false, create, under n8n-core's HookContext. Resolves
+	 * with the error that refuses the registration, if any.
+	 */
+	async registerWebhook(activation: 'activate' | 'manual' = 'activate'): Promise<Error | undefined> {
+		const workflow = new Workflow({
+			id: this.workflowId,
+			name: 'trigger test',
+			nodes: [deepCopy(this.node)],
+			connections: {},
+			active: activation !== 'manual',
+			nodeTypes: engineTypes.nodeTypes,
+			staticData: this.storedStaticData === undefined ? undefined : deepCopy(this.storedStaticData),
+			settings: { executionOrder: 'v1' },
+		});
+		const node = workflow.getNode(this.node.name)!;
+		const credentialsHelper = new EngineCredentialsHelper(engineTypes.credentialTypes, this.credentialStore);
+		const additionalData = createAdditionalData({ credentialsHelper, executionId: randomUUID() });
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: node.name,
+			path: `${this.node.webhookId}/webhook`,
+			webhookDescription: this.nodeType().description.webhooks![0],
+			workflowId: this.workflowId,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: this.node.webhookId,
+		};
+		const mode = activation === 'manual' ? 'manual' : 'trigger';
+		const methods = this.nodeType().webhookMethods!.default!;
+		const context = new HookContext(workflow, node, additionalData, mode, activation, webhookData);
+		try {
+			if (!(await methods.checkExists.call(context))) await methods.create.call(context);
+			return undefined;
+		} catch (error) {
+			return error as Error;
+		}
 	}
 
 	async deliver(request: DeliveryRequest): Promise<DeliveryOutcome> {
@@ -267,7 +312,7 @@ export class TriggerBed {
 		const items = result?.workflowData?.[0] ?? [];
 		const runStarted = result?.workflowData !== undefined;
 		if (result?.noWebhookResponse) {
-			return { status: res.statusCode, body: res.body, runStarted, items, result };
+			return { status: res.statusCode, body: res.body, contentType: res.headers['content-type'], runStarted, items, result };
 		}
 		return { status: 200, body: { message: 'Workflow was started' }, runStarted, items, result };
 	}

@@ -23,6 +23,8 @@ const SECRET = 'trigger-test-secret';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const ALL_EVENTS = ['*'];
+/** The bytes of a JPEG (start and end markers around a JFIF header), served as image/jpeg by a test's picture. */
+const JPEG_BYTES = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
 
 function signedBed(parameters: IDataObject = {}, extra: Partial<ConstructorParameters<typeof TriggerBed>[0]> = {}) {
 	return new TriggerBed({
@@ -63,6 +65,7 @@ function expectRun(outcome: DeliveryOutcome, count: number) {
 	// The node answers itself (so n8n saves its static data before starting the run).
 	expect(outcome.result?.noWebhookResponse).toBe(true);
 	expect(outcome.body).toEqual({ received: count });
+	expect(outcome.contentType).toMatch(/^application\/json/);
 }
 
 function expectNoRun(outcome: DeliveryOutcome, status: number) {
@@ -71,6 +74,7 @@ function expectNoRun(outcome: DeliveryOutcome, status: number) {
 	expect(outcome.runStarted).toBe(false);
 	expect(outcome.result?.noWebhookResponse).toBe(true);
 	expect(outcome.result?.workflowData).toBeUndefined();
+	expect(outcome.contentType).toMatch(/^application\/json/);
 }
 
 beforeAll(async () => {
@@ -199,6 +203,76 @@ describe('signature', () => {
 	});
 });
 
+describe('answers', () => {
+	test('every answer is a small JSON body: accepted, repeated, ignored, bad signature (401), bad body (400)', async () => {
+		const bed = signedBed({ events: ['message'] });
+		const raw = bot(messageEvent(), messageEvent());
+		const outcomes = {
+			accepted: await bed.deliver(signed(raw)),
+			repeated: await bed.deliver(signed(raw)),
+			ignored: await bed.deliver(signed(bot(joinEvent()))),
+			badSignature: await bed.deliver({ rawBody: raw, headers: { ...JSON_HEADERS, 'x-service-signature': 'f'.repeat(64) } }),
+			badBody: await bed.deliver(signed('{"hello": 1}')),
+		};
+		expect(Object.fromEntries(Object.entries(outcomes).map(([name, o]) => [name, [o.status, o.contentType, o.body]]))).toEqual({
+			accepted: [200, 'application/json; charset=utf-8', { received: 2 }],
+			repeated: [200, 'application/json; charset=utf-8', { received: 0, message: 'Already received; no run started' }],
+			ignored: [200, 'application/json; charset=utf-8', { received: 0, message: 'No selected event in this delivery; no run started' }],
+			badSignature: [401, 'application/json; charset=utf-8', { message: 'Invalid X-Service-Signature' }],
+			badBody: [
+				400,
+				'application/json; charset=utf-8',
+				{ message: 'Malformed delivery: The body is neither a bot delivery {events} nor a user event {action, user}' },
+			],
+		});
+		// The node answers each itself: n8n adds no body of its own (such as "firstEntryJson").
+		expect(Object.values(outcomes).every((o) => o.result?.noWebhookResponse === true)).toBe(true);
+	});
+});
+
+describe('no webhook credential', () => {
+	const named = /no Workplace Webhook API credential is selected.*Select the credential.*or set Signature Verification to "None"/;
+
+	test.each(['activate', 'manual'] as const)(
+		'verification on without a credential: registering the URL (%s) is refused with a message naming the credential',
+		async (activation) => {
+			const bed = new TriggerBed({ parameters: { verification: 'secret', events: ALL_EVENTS } });
+			const error = await bed.registerWebhook(activation);
+			expect(error?.constructor.name).toBe('NodeOperationError');
+			expect(error?.message).toMatch(named);
+			// Worded for both majors: n8n 1 activates workflows, n8n 2 publishes them.
+			expect(error?.message).not.toMatch(/activat|publish/i);
+		},
+	);
+
+	test('the default verification (a node saved without the parameter) is checked too', async () => {
+		const bed = new TriggerBed({ parameters: { events: ALL_EVENTS } });
+		expect((await bed.registerWebhook())?.message).toMatch(named);
+	});
+
+	test('verification None without a credential, or verification on with one: the URL is registered', async () => {
+		expect(await unsignedBed().registerWebhook()).toBeUndefined();
+		expect(await signedBed().registerWebhook()).toBeUndefined();
+		expect(await signedBed().registerWebhook('manual')).toBeUndefined();
+	});
+
+	test('a delivery that reaches such a trigger gets 500 with a short JSON body naming the problem; no run', async () => {
+		const bed = new TriggerBed({ parameters: { verification: 'secret', events: ALL_EVENTS } });
+		const outcome = await bed.deliver(signed(bot(messageEvent())));
+		expectNoRun(outcome, 500);
+		expect(outcome.body).toEqual({ message: expect.stringMatching(named) });
+	});
+
+	test('a selected credential that cannot be read (deleted): 500 with a JSON body, no secret or internal detail', async () => {
+		const bed = signedBed();
+		bed.credentialStore.delete('workplaceWebhookApi');
+		const outcome = await bed.deliver(signed(bot(messageEvent())));
+		expectNoRun(outcome, 500);
+		expect(outcome.body).toEqual({ message: expect.stringMatching(/Workplace Webhook API credential .* cannot be read/) });
+		expect(JSON.stringify(outcome.body)).not.toMatch(/Engine test bed|trigger-test-secret/);
+	});
+});
+
 describe('shape', () => {
 	test.each([
 		['not JSON', '{"events": [', /not valid JSON/],
@@ -302,6 +376,40 @@ describe('options: filters', () => {
 		);
 		expectRun(outcome, 1);
 		expect(outcome.items[0].json).toEqual(inTopic);
+	});
+
+	test('topic IDs drop bot events without a topic (join, main chat) by default; user events are not affected', async () => {
+		const inTopic = messageEvent({ groupId: project._id, topicId: project.topics.release._id });
+		const mainChat = messageEvent({ groupId: project._id, topicId: '' });
+		const join = joinEvent();
+		const bed = signedBed({ options: { topicIds: project.topics.release._id } });
+		const outcome = await bed.deliver(signed(bot(inTopic, mainChat, join)));
+		expectRun(outcome, 1);
+		expect(outcome.items.map((i) => i.json)).toEqual([inTopic]);
+		expectNoRun(await bed.deliver(signed(bot(joinEvent()))), 200);
+		expectRun(await bed.deliver(userDelivery('created').request), 1);
+	});
+
+	test('"Topic IDs: Also Pass Events Without a Topic" passes join events and main-chat messages, still not other topics', async () => {
+		const inTopic = messageEvent({ groupId: project._id, topicId: project.topics.release._id });
+		const otherTopic = messageEvent({ groupId: project._id, topicId: '64f0b00000000000000000ff' });
+		const mainChat = messageEvent({ groupId: project._id, topicId: '' });
+		const join = joinEvent();
+		const bed = signedBed({ options: { topicIds: project.topics.release._id, passEventsWithoutTopic: true } });
+		const outcome = await bed.deliver(signed(bot(inTopic, otherTopic, mainChat, join)));
+		expectRun(outcome, 3);
+		expect(outcome.items.map((i) => i.json)).toEqual([inTopic, mainChat, join]);
+		expectRun(await bed.deliver(userDelivery('updated').request), 1);
+	});
+
+	test('"Also Pass Events Without a Topic" leaves Group IDs in force', async () => {
+		const inGroup = messageEvent({ groupId: project._id, topicId: '' });
+		const join = joinEvent();
+		const outcome = await signedBed({
+			options: { groupIds: project._id, topicIds: project.topics.release._id, passEventsWithoutTopic: true },
+		}).deliver(signed(bot(inGroup, join)));
+		expectRun(outcome, 1);
+		expect(outcome.items[0].json).toEqual(inGroup);
 	});
 
 	test('direct chats only: join events, and messages in chats a join event named as direct', async () => {
@@ -582,8 +690,7 @@ describe('download images', () => {
 		expectRun(outcome, 2);
 		expect(outcome.items[0].json).toEqual(withPicture);
 		const binary = outcome.items[0].binary?.picture;
-		expect(binary?.mimeType).toBe('image/png');
-		expect(binary?.fileName).toMatch(/\.png$/);
+		expect([binary?.fileName, binary?.mimeType, binary?.fileExtension]).toEqual(['photo.png', 'image/png', 'png']);
 		const bytes = await readBinary(outcome.items[0], 'picture');
 		expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 		expect(outcome.items[1].binary).toBeUndefined();
@@ -593,6 +700,28 @@ describe('download images', () => {
 		expect(requests[0].query).toEqual({ size: 'small' });
 		expect(requests[0].headers.authorization).toMatch(/^Bearer /);
 	});
+
+	test.each([
+		['a name with another extension', 'holiday.png', 'holiday.jpg', 'jpg'],
+		['a name with an extension of the type', 'holiday.JPEG', 'holiday.JPEG', 'jpeg'],
+		['a name without extension', 'holiday', 'holiday.jpg', 'jpg'],
+		['no name', undefined, 'pic-jpeg-1.jpg', 'jpg'],
+		['an empty name', '', 'pic-jpeg-1.jpg', 'jpg'],
+	])(
+		'the file is named after the event with the type the platform returned (image/jpeg): %s',
+		async (_case, fileName, expectedName, expectedExtension) => {
+			sim.state.addPicture('pic-jpeg-1', { contentType: 'image/jpeg', bytes: JPEG_BYTES });
+			const event = messageEvent({ pictureId: 'pic-jpeg-1', ...(fileName === undefined ? {} : { fileName }) });
+			expect(event.message.fileName).toBe(fileName);
+			const outcome = await imageBed().deliver(signed(bot(event)));
+			expectRun(outcome, 1);
+			const binary = outcome.items[0].binary?.data;
+			expect([binary?.fileName, binary?.mimeType, binary?.fileExtension]).toEqual([expectedName, 'image/jpeg', expectedExtension]);
+			expect((await readBinary(outcome.items[0], 'data')).equals(JPEG_BYTES)).toBe(true);
+			const request = sim.log.find({ method: 'GET', path: /^\/file\/image\// });
+			expect(request.map((r) => [r.path, r.query, r.status])).toEqual([['/file/image/pic-jpeg-1', { size: 'small' }, 200]]);
+		},
+	);
 
 	test('an unknown picture: the delivery fails (500, n8n records the error) and a redelivery may run', async () => {
 		const bed = imageBed();

@@ -10,7 +10,7 @@ import type {
 import { BOT_ACCOUNT_FIELDS } from '../../../credentials/WorkplaceBotOAuth2Api.credentials';
 
 import { apiPath } from './apiPath';
-import { responseToBinary } from '../binary';
+import { nameForContentType, responseToBinary } from '../binary';
 import { runBotCredentialTest } from '../credentialTests/botTest';
 import type { ApiDefinition } from './index';
 import { apiAt, requestTo } from './index';
@@ -42,13 +42,14 @@ export const PICTURE_SIZE_OPTIONS = [
 
 /**
  * A picture a user sent to the bot (the `pictureId` of a message event), streamed into n8n binary
- * data. The file name comes from Content-Disposition, else `fallbackFileName`.
+ * data. Its name is `fileName` (the event's), else the one in Content-Disposition, else
+ * `fallbackFileName`, with the extension of the content type the platform returned.
  */
 export async function downloadPicture(
 	ctx: IExecuteFunctions | IWebhookFunctions,
 	pictureId: string,
 	size: string,
-	fallbackFileName: string,
+	names: { fileName?: unknown; fallbackFileName: string },
 	itemIndex = 0,
 ): Promise<IBinaryData> {
 	const response = await botRequest<Parameters<typeof responseToBinary>[1]['body']>(
@@ -56,5 +57,10 @@ export async function downloadPicture(
 		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true },
 		itemIndex,
 	);
-	return await responseToBinary(ctx, response, fallbackFileName);
+	const given = typeof names.fileName === 'string' ? names.fileName.trim().replace(/[/\\]/g, '_') : '';
+	const binary = await responseToBinary(ctx, response, names.fallbackFileName);
+	const named = nameForContentType(given || (binary.fileName ?? names.fallbackFileName), binary.mimeType, binary.fileExtension);
+	binary.fileName = named.fileName;
+	binary.fileExtension = named.fileExtension;
+	return binary;
 }

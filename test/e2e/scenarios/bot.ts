@@ -56,6 +56,8 @@ const botOperations: Scenario = {
 				operation: 'download',
 				pictureId: SEED.pictures.first,
 				size: 'small',
+				// The platform returns a PNG: the name takes its extension (issue 17, point 8).
+				fileName: 'holiday.jpeg',
 				binaryPropertyName: 'data',
 			}),
 			bot('Send Picture', {
@@ -94,6 +96,8 @@ const botOperations: Scenario = {
 		const picture = result.items('Get Picture')[0];
 		const bytes = await result.readBinary(picture.binary!.data);
 		assert.equal(sha256(bytes), sha256(state.picturePng(SEED.pictures.first, 'small') as Buffer));
+		const { fileName, mimeType, fileExtension } = picture.binary!.data;
+		assert.deepEqual({ fileName, mimeType, fileExtension }, { fileName: 'holiday.png', mimeType: 'image/png', fileExtension: 'png' });
 
 		const log = sim.log.all();
 		assert.deepEqual(requestLines(log.filter((r) => r.path === '/oauth/token')), ['POST /oauth/token']);

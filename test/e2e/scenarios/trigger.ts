@@ -22,10 +22,27 @@ interface CaseResult {
 	executionsBefore: number;
 	executionsAfter: number;
 	expectedNewExecutions: number;
+	/** Content-Type and body of each answer. */
+	answers: Array<{ contentType: string; body: string }>;
+	/** What every body must be (the trigger's own JSON answers); undefined for answers n8n gives itself. */
+	expectedBody?: RegExp;
 }
+
+/** The trigger's answers (issue 17, point 6): small JSON bodies. */
+const ACCEPTED = /^\{"received":1\}$/;
+const REPEATED = /^\{"received":0,"message":"Already received; no run started"\}$/;
+const IGNORED = /^\{"received":0,"message":"No selected event in this delivery; no run started"\}$/;
+const INVALID_SIGNATURE = /^\{"message":"Invalid X-Service-Signature"\}$/;
+const MALFORMED = /^\{"message":"Malformed delivery: .+"\}$/;
 
 interface TargetReport {
 	cases: CaseResult[];
+	/** What n8n answered when asked to activate (publish) a trigger verifying signatures without a credential. */
+	noCredentialRefusal?: string;
+	/** Status of a delivery to that trigger's URL afterwards. */
+	noCredentialDeliveryStatus: number;
+	/** Text of the image workflow's execution of a JPEG picture whose event names it holiday.png. */
+	jpegExecution?: string;
 	/** Final executions of the signed workflow. */
 	signedExecutions: number;
 	imageExecution?: Record<string, unknown>;
@@ -79,6 +96,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 		name: string,
 		expectedStatus: number | number[],
 		expectedNewExecutions: number,
+		expectedBody: RegExp | undefined,
 		send: () => Promise<WebhookResult | WebhookResult[]>,
 	) => {
 		const results = [await send()].flat();
@@ -87,39 +105,44 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 		for (const r of results) {
 			if (r.status !== status) throw new Error(`${name}: mixed statuses ${results.map((x) => x.status).join(', ')}`);
 		}
-		cases.push({ name, status, expectedStatus, executionsBefore: count, executionsAfter: after, expectedNewExecutions });
+		const answers = results.map((r) => ({ contentType: String(r.headers['content-type'] ?? ''), body: r.body }));
+		cases.push({ name, status, expectedStatus, executionsBefore: count, executionsAfter: after, expectedNewExecutions, answers, expectedBody });
 		count = after;
 	};
 	const signedSend = (delivery: WebhookDelivery, opts: WebhookOptions = {}) => sendWebhook(url, delivery, { secret, ...opts });
 
 	const first = messageEvent({ text: 'hex signed ✓' });
 	const second = messageEvent({ text: 'base64 signed' });
-	await check('hex signature', 200, 1, () => signedSend({ kind: 'bot', events: [first] }, { signature: 'hex' }));
-	await check('base64 signature', 200, 1, () => signedSend({ kind: 'bot', events: [second] }, { signature: 'base64' }));
-	await check('wrong signature', 401, 0, () => signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'wrong' }));
-	await check('missing signature', 401, 0, () => signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'none' }));
-	await check('truncated signature', 401, 0, () => signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'truncated' }));
-	await check('duplicate (same delivery again, hex)', 200, 0, () => signedSend({ kind: 'bot', events: [first] }));
-	await check('duplicate (same message id, new replyToken, base64)', 200, 0, () =>
+	await check('hex signature', 200, 1, ACCEPTED, () => signedSend({ kind: 'bot', events: [first] }, { signature: 'hex' }));
+	await check('base64 signature', 200, 1, ACCEPTED, () => signedSend({ kind: 'bot', events: [second] }, { signature: 'base64' }));
+	await check('wrong signature', 401, 0, INVALID_SIGNATURE, () => signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'wrong' }));
+	await check('missing signature', 401, 0, /^\{"message":"Missing X-Service-Signature header"\}$/, () =>
+		signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'none' }),
+	);
+	await check('truncated signature', 401, 0, INVALID_SIGNATURE, () =>
+		signedSend({ kind: 'bot', events: [messageEvent()] }, { signature: 'truncated' }),
+	);
+	await check('duplicate (same delivery again, hex)', 200, 0, REPEATED, () => signedSend({ kind: 'bot', events: [first] }));
+	await check('duplicate (same message id, new replyToken, base64)', 200, 0, REPEATED, () =>
 		signedSend({ kind: 'bot', events: [{ ...second, replyToken: 'another-token' }] }, { signature: 'base64' }),
 	);
 	const simultaneous = joinEvent();
-	await check('3 identical deliveries at the same time', 200, 1, () =>
+	await check('3 identical deliveries at the same time', 200, 1, new RegExp(`${ACCEPTED.source}|${REPEATED.source}`), () =>
 		Promise.all([1, 2, 3].map(() => signedSend({ kind: 'bot', events: [simultaneous] }))),
 	);
 	// n8n parses an application/json body itself before any node runs and answers 422 to bad JSON.
-	await check('malformed JSON (application/json, answered by n8n)', [400, 422], 0, () =>
+	await check('malformed JSON (application/json, answered by n8n)', [400, 422], 0, undefined, () =>
 		signedSend({ raw: '{"events": [' }),
 	);
-	await check('malformed JSON (text/plain, answered by the trigger)', 400, 0, () =>
+	await check('malformed JSON (text/plain, answered by the trigger)', 400, 0, MALFORMED, () =>
 		signedSend({ raw: '{"events": [', headers: { 'content-type': 'text/plain' } }),
 	);
-	await check('wrong shape ({"hello": 1})', 400, 0, () => signedSend({ raw: '{"hello": 1}' }));
-	await check('wrong shape (events not an array)', 400, 0, () => signedSend({ raw: '{"events": {"type": "message"}}' }));
-	await check('no selected event (postback only)', 200, 0, () => signedSend({ kind: 'bot', events: [postbackEvent()] }));
-	await check('user created', 200, 1, () => signedSend({ kind: 'user', ...userEvent('created') }));
-	await check('user deleted (not selected)', 200, 0, () => signedSend({ kind: 'user', ...userEvent('deleted') }));
-	await check('user created, wrong signature', 401, 0, () =>
+	await check('wrong shape ({"hello": 1})', 400, 0, MALFORMED, () => signedSend({ raw: '{"hello": 1}' }));
+	await check('wrong shape (events not an array)', 400, 0, MALFORMED, () => signedSend({ raw: '{"events": {"type": "message"}}' }));
+	await check('no selected event (postback only)', 200, 0, IGNORED, () => signedSend({ kind: 'bot', events: [postbackEvent()] }));
+	await check('user created', 200, 1, ACCEPTED, () => signedSend({ kind: 'user', ...userEvent('created') }));
+	await check('user deleted (not selected)', 200, 0, IGNORED, () => signedSend({ kind: 'user', ...userEvent('deleted') }));
+	await check('user created, wrong signature', 401, 0, INVALID_SIGNATURE, () =>
 		signedSend({ kind: 'user', ...userEvent('created') }, { signature: 'wrong' }),
 	);
 	const signedExecutions = count;
@@ -150,6 +173,32 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	const imageExecution = imageExecutions[0] ? await srv.execution(imageExecutions[0].id) : undefined;
 	const imageRequests = ctx.sim.log.find({ method: 'GET', path: `/file/image/${SEED.pictures.first}` }).length;
 
+	// The platform returns a JPEG for an event naming the file holiday.png: the binary is holiday.jpg (issue 17, point 8).
+	const state = ctx.sim.state as { addPicture(id: string, options: { contentType: string; bytes: Buffer }): string };
+	state.addPicture('pic-e2e-jpeg', { contentType: 'image/jpeg', bytes: Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex') });
+	const jpegResult = await sendWebhook(
+		imageUrl,
+		{ kind: 'bot', events: [messageEvent({ pictureId: 'pic-e2e-jpeg', fileName: 'holiday.png' })] },
+		{ secret },
+	);
+	assert.equal(jpegResult.status, 200, `JPEG delivery answered ${jpegResult.status}: ${jpegResult.body}`);
+	const jpegExecutions = (await srv.settledExecutions(imageId)).filter((e) => e.id !== imageExecutions[0]?.id);
+	const jpegExecution = jpegExecutions[0] ? JSON.stringify(await srv.execution(jpegExecutions[0].id)) : undefined;
+
+	// Verification on, no credential: n8n refuses to activate (publish) it, with the trigger's message (issue 17, point 7).
+	const bareHook = randomUUID();
+	const noCredentialRefusal = await srv.activationRefusal(
+		'e2e trigger: verification without credential',
+		triggerWorkflow(bareHook, { verification: 'secret', events: ['message'] }, {}),
+	);
+	const bareDelivery = await fetch(srv.webhookUrl(bareHook, 'webhook'), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{"events":[]}',
+	});
+	await bareDelivery.text();
+	const noCredentialDeliveryStatus = bareDelivery.status;
+
 	// Unsigned workflow: verification None accepts a delivery without a signature.
 	const openHook = randomUUID();
 	const openId = await srv.createActiveWorkflow(
@@ -162,7 +211,16 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	assert.equal(open.status, 200);
 	const unsignedExecutions = (await srv.settledExecutions(openId)).length;
 
-	return { cases, signedExecutions, imageExecution, imageRequests, unsignedExecutions };
+	return {
+		cases,
+		signedExecutions,
+		imageExecution,
+		imageRequests,
+		unsignedExecutions,
+		jpegExecution,
+		noCredentialRefusal,
+		noCredentialDeliveryStatus,
+	};
 }
 
 export const scenario = triggerServerScenario({
@@ -172,23 +230,46 @@ export const scenario = triggerServerScenario({
 	check(report, ctx) {
 		const lines = report.cases.map((c) => {
 			const added = c.executionsAfter - c.executionsBefore;
-			return `${c.name}: HTTP ${c.status}, executions +${added} (total ${c.executionsAfter})`;
+			const answer = c.answers[0];
+			return `${c.name}: HTTP ${c.status} ${answer.contentType} ${answer.body.slice(0, 90)}, executions +${added} (total ${c.executionsAfter})`;
 		});
 		process.stdout.write(`      [n8n ${ctx.n8nVersion}] trigger cases:\n${lines.map((l) => `        ${l}`).join('\n')}\n`);
 		process.stdout.write(
 			`        images: ${report.imageRequests} GET /file/image, unsigned workflow executions: ${report.unsignedExecutions}\n`,
 		);
+		process.stdout.write(
+			`        no credential: activation refused with ${JSON.stringify(report.noCredentialRefusal)}; a delivery then: HTTP ${report.noCredentialDeliveryStatus}\n`,
+		);
 		for (const c of report.cases) {
 			const allowed = [c.expectedStatus].flat();
 			assert.ok(allowed.includes(c.status), `${c.name}: HTTP ${c.status}, expected ${allowed.join(' or ')}`);
 			assert.equal(c.executionsAfter - c.executionsBefore, c.expectedNewExecutions, `${c.name}: new executions`);
+			if (!c.expectedBody) continue;
+			for (const answer of c.answers) {
+				assert.match(answer.contentType, /^application\/json/, `${c.name}: content type`);
+				assert.match(answer.body, c.expectedBody, `${c.name}: body`);
+			}
 		}
+		// n8n 1 registers the URL and the trigger refuses; n8n 2 checks required credentials itself before
+		// publishing ("Missing required credential"), so the trigger's refusal is not reached there.
+		const ours = /no Workplace Webhook API credential is selected in the Workplace Trigger/;
+		const refusal = ctx.target === '1' ? ours : new RegExp(`${ours.source}|Missing required credential: workplaceWebhookApi`);
+		assert.match(
+			report.noCredentialRefusal ?? '(activated)',
+			new RegExp(`/activate answered \\d{3}: .*(${refusal.source})`),
+			'activating (publishing) a trigger that verifies signatures without a credential is refused, naming the credential',
+		);
+		assert.equal(report.noCredentialDeliveryStatus, 404, 'the refused trigger serves no URL');
+		assert.ok(report.jpegExecution, 'the JPEG delivery recorded an execution');
+		assert.match(report.jpegExecution, /holiday\.jpg/, 'the JPEG is named after the event with .jpg');
+		assert.match(report.jpegExecution, /image\/jpeg/, 'the JPEG binary has its type');
 		assert.equal(report.signedExecutions, 4, 'executions of the signed workflow');
 		assert.equal(report.unsignedExecutions, 1, 'executions of the unsigned workflow');
 		assert.equal(report.imageRequests, 1, 'picture requests to the simulator');
 		assert.ok(report.imageExecution, 'the image delivery recorded an execution');
 		const text = JSON.stringify(report.imageExecution);
 		assert.match(text, /image\/png/, 'the execution holds a PNG binary');
+		assert.doesNotMatch(text, /pic-0001\.png/, 'the picture is named after the event (photo.png), not the picture id');
 		assert.match(String(report.imageExecution.status), /success/, 'the image execution succeeded');
 	},
 });

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/transport/botApi';
 import { outputBinaryField, requiredTextField } from '../../../shared/descriptions/fields';
-import { requireResourceId, requireString } from '../../../shared/validation';
+import { invalidInput, requireResourceId, requireString } from '../../../shared/validation';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['image'], operation: ['download'] } },
@@ -21,6 +21,15 @@ export const description = updateDisplayOptions(
 			options: PICTURE_SIZE_OPTIONS,
 			default: 'medium',
 		},
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.message.fileName }}',
+			description:
+				'Name to give the downloaded file, usually the `fileName` of the message event. Its extension is made to match the type the platform returned (e.g. .jpg for image/jpeg). Empty: the Picture ID and the size (e.g. pic-0001-medium.png).',
+		},
 		outputBinaryField('The name of the output binary field to put the picture in'),
 	],
 );
@@ -29,7 +38,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const pictureId = requireResourceId(this, itemIndex, 'pictureId', 'Picture ID');
 	const size = this.getNodeParameter('size', itemIndex, 'medium') as string;
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
-	const binary = await downloadPicture(this, pictureId, size, `${pictureId}-${size}`, itemIndex);
+	const fileName = this.getNodeParameter('fileName', itemIndex, '') as unknown;
+	// null or undefined: an expression naming an event without fileName, taken as empty.
+	if (fileName !== undefined && fileName !== null && typeof fileName !== 'string' && typeof fileName !== 'number') {
+		throw invalidInput(this, itemIndex, 'File Name', 'must be text', fileName);
+	}
+	const binary = await downloadPicture(
+		this,
+		pictureId,
+		size,
+		{ fileName: fileName === undefined || fileName === null ? '' : String(fileName), fallbackFileName: `${pictureId}-${size}` },
+		itemIndex,
+	);
 	const input = this.getInputData()[itemIndex];
 	return [
 		{
