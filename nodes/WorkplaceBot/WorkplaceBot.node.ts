@@ -19,6 +19,7 @@ import * as message from './actions/message';
 import { SEND_AND_WAIT_WEBHOOKS } from './actions/message/sendAndWait/description';
 import { sendAndWaitWebhook } from './actions/message/sendAndWait/webhook';
 import * as user from './actions/user';
+import { searchThreads } from './methods/listSearch';
 import { testBotCredential } from '../shared/transport/botApi';
 
 const resources = { directMessage, groupMessage, message, group, user, image };
@@ -29,7 +30,9 @@ export class WorkplaceBot implements INodeType {
 		name: 'workplaceBot',
 		icon: { light: 'file:workplaceBot.svg', dark: 'file:workplaceBot.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Message > Send to Thread picks its thread from a list (a resource locator).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: OPERATION_SUBTITLE,
 		description:
 			'Send messages as a Workplace bot to users, groups and topics (text, pictures, files, buttons, carousels, quick replies), create groups and topics, and look up users',
@@ -83,6 +86,7 @@ export class WorkplaceBot implements INodeType {
 
 	methods = {
 		credentialTest: { testBotCredential },
+		listSearch: { searchThreads },
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
