@@ -8,7 +8,8 @@
  * throwaway user folder, then in the browser: signs in, checks the example workflows are listed,
  * creates a workflow, searches "Workplace" in the nodes panel (five entries, each with this
  * package's icon), adds each node through one of its actions, checks its parameters panel (title,
- * simulator credential selected) and saves a screenshot of it, saves the workflow and checks the
+ * simulator credential selected; the From List entries of Knowledge's knowledge base and of Bot 1.1's
+ * Send to Thread, whose Thread list starts with "Main Chat") and saves a screenshot of it, saves the workflow and checks the
  * five nodes after a reload. Then Workplace Bot's Send and Wait for Response in the same n8n: an
  * active workflow (Webhook -> Send and Wait -> After) per response type, started through its
  * webhook; chromium opens the Approve link the simulator got (the "recorded" page renders, the
@@ -114,6 +115,11 @@ const NODES: NodeCase[] = [
 		openList: { parameter: 'knowledgeBaseId', expect: 'Employee Handbook' },
 	}),
 	workplaceNode('Bot', 'Send a text message to a user', ['resource', 'operation', 'userId', 'text']),
+	// Node version 1.1: the Thread picker offers the main chat (an empty thread ID) first.
+	workplaceNode('Bot', 'Send messages to a thread', ['resource', 'operation', 'groupId', 'threadId', 'defineMessages'], {
+		file: 'workplace-bot-thread',
+		openList: { parameter: 'threadId', expect: 'Main Chat' },
+	}),
 	workplaceNode('Form', 'Create a form', ['resource', 'operation', 'name', 'subject']),
 	workplaceNode('Task', 'Create a task', ['resource', 'operation', 'taskTitle', 'priority']),
 ];

@@ -19,6 +19,7 @@ import * as message from './actions/message';
 import { SEND_AND_WAIT_WEBHOOKS } from './actions/message/sendAndWait/description';
 import { sendAndWaitWebhook } from './actions/message/sendAndWait/webhook';
 import * as user from './actions/user';
+import { searchThreads } from './methods/listSearch';
 import { testBotCredential } from '../shared/transport/botApi';
 
 const resources = { directMessage, groupMessage, message, group, user, image };
@@ -29,8 +30,8 @@ export class WorkplaceBot implements INodeType {
 		name: 'workplaceBot',
 		icon: { light: 'file:workplaceBot.svg', dark: 'file:workplaceBot.dark.svg' },
 		group: ['output'],
-		// 1.1: User by ID or username (resource locator); carousel columns build their actions and
-		// default action like the buttons template (v1: JSON only).
+		// 1.1: User by ID or username and Send to Thread's thread from a list (resource locators);
+		// carousel columns build their actions and default action like the buttons template (v1: JSON only).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: OPERATION_SUBTITLE,
@@ -86,6 +87,7 @@ export class WorkplaceBot implements INodeType {
 
 	methods = {
 		credentialTest: { testBotCredential },
+		listSearch: { searchThreads },
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

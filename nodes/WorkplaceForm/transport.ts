@@ -8,7 +8,10 @@ import { apiAt, requestTo } from '../shared/transport';
  * The form API under {base_url}. Creating a form is a POST without an idempotency key, so the
  * shared transport retries it only after a 429 (not processed), never after a 5xx.
  */
-export const FORM_API = apiAt('workplaceFormApi', 'baseUrl');
+export const FORM_API = apiAt('workplaceFormApi', 'baseUrl', [
+	'the API key lacks the right to create forms',
+	'the user or session of the API token may not create forms, or may not send them to these receivers',
+]);
 
 export const formRequest = requestTo(FORM_API);
 

@@ -5,7 +5,10 @@ import { credentialTestMethod } from '../shared/credentialTests/testMethod';
 import type { RequestContext } from '../shared/transport';
 import { apiAt, requestAllPages, requestTo } from '../shared/transport';
 
-export const KNOWLEDGE_API = apiAt('workplaceKnowledgeApi', 'knowledgeUrl');
+export const KNOWLEDGE_API = apiAt('workplaceKnowledgeApi', 'knowledgeUrl', [
+	'the API key lacks the right to this operation (e.g. a read-only key)',
+	'the API key may not access this knowledge base',
+]);
 
 export const knowledgeRequest = requestTo(KNOWLEDGE_API);
 

@@ -5,7 +5,10 @@ import { credentialTestMethod, postBelowBaseUrl, refusedCreate } from '../shared
 import type { RequestContext, WorkplaceResponse } from '../shared/transport';
 import { apiAt, requestTo } from '../shared/transport';
 
-export const TASK_API = apiAt('workplaceTaskApi', 'baseUrl');
+export const TASK_API = apiAt('workplaceTaskApi', 'baseUrl', [
+	'the JWT lacks the scope needed to create tasks (e.g. a read-only token)',
+	'the user of the JWT has no role that may create tasks in this project, or under this parent task or topic',
+]);
 
 const taskRequest = requestTo(TASK_API);
 

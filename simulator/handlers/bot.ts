@@ -269,6 +269,17 @@ async function createTopic(ctx: Ctx): Promise<void> {
 	await ctx.json(201, { topic: { _id: t._id, name: t.name, gid: t.gid } });
 }
 
+/**
+ * GET /bot/v1/groups/{gid}/topics: not in the spec (chosen, see README Assumptions), answers
+ * `{topics: [{_id, name, gid}]}` in creation order; a direct chat has none.
+ */
+async function listTopics(ctx: Ctx): Promise<void> {
+	const g = await botGroup(ctx, ctx.params.gid);
+	if (!g) return;
+	const topics = ctx.state.topics(g._id).map((t) => ({ _id: t._id, name: t.name, gid: t.gid }));
+	await ctx.json(200, { topics });
+}
+
 async function lookupUsers(ctx: Ctx): Promise<void> {
 	const username = ctx.q('username');
 	if (!username) return fail(ctx, [{ field: 'username', message: 'is required' }]);
@@ -349,6 +360,7 @@ export const botRoutes: RouteDef[] = [
 	v1('/group/file', v1Send('group', 'file')),
 	v1('/groups', createGroup, 'v1', 'POST', true),
 	v1('/groups/:gid/topics', createTopic),
+	v1('/groups/:gid/topics', listTopics, 'v1', 'GET'),
 	v1('/users', lookupUsers, 'lookup-v1', 'GET'),
 	{ method: 'POST', path: '/bot/v2/message/push', iface: 'bot', auth: botAuth('bearer'), handler: push },
 	{ method: 'GET', path: '/bot/v2/groups/:gid/users/:uid/info', iface: 'bot', auth: botAuth('lookup-bearer'), handler: groupUserInfo },

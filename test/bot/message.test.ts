@@ -10,6 +10,7 @@ import type { LoggedRequest } from '../../simulator';
 import { SEED } from '../../simulator/seed';
 import type { RunNodeOptions, TestInputItem } from '../helpers/engine';
 import { runNode } from '../helpers/engine';
+import { WorkplaceBot } from '../../nodes/WorkplaceBot/WorkplaceBot.node';
 import { only, useSimulator } from '../helpers/simulator';
 
 const project = SEED.groups.project;
@@ -377,6 +378,97 @@ describe('Workplace Bot: Send to Thread (v2 push)', () => {
 	});
 });
 
+// ----------------------------------------------------------------- the main chat, and node versions
+
+const fromList = (value: string, cachedResultName?: string) => ({ __rl: true, mode: 'list', value, ...(cachedResultName ? { cachedResultName } : {}) });
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+describe("Workplace Bot: Send to Thread, the group's main chat and node versions", () => {
+	const hello = fields({ type: 'text', text: 'Hello main chat' });
+	const mainChatBody = { gid: project._id, tid: '', messages: [{ type: 'text', text: 'Hello main chat' }] };
+
+	it('1.1: "Main Chat" from the list sends `tid: ""` and the platform posts to the main chat', async () => {
+		const { items, error, pushes } = await runPush({ ...hello, threadId: fromList('', 'Main Chat') });
+		expect(error).toBeUndefined();
+		expect(pushBody(only(pushes))).toEqual(mainChatBody);
+		expect(items.map((i) => i.json)).toEqual([
+			{
+				gid: project._id,
+				tid: '',
+				results: [{ status: 'success', message: { id: expect.any(String), type: 'botv2', groupId: project._id, threadId: project.mainThreadId } }],
+			},
+		]);
+		expect(sim.state.sentMessages({ gid: project._id, tid: '' }).map((m) => m.content)).toEqual([{ type: 'text', text: 'Hello main chat' }]);
+	});
+
+	it('1.1: a Thread left at its default, or given By ID as empty or blank, is the main chat', async () => {
+		// Thread not set at all: the node's default (From List, empty).
+		sim.log.clear();
+		const unset = await runNode({
+			nodeType: 'workplaceBot',
+			parameters: { resource: 'message', operation: 'push', groupId: project._id, ...hello },
+			credentials: { workplaceBotOAuth2Api: { baseUrl: sim.url, clientId: sim.credentials.botClientId, clientSecret: sim.credentials.botClientSecret } },
+		});
+		expect(unset.error).toBeUndefined();
+		expect(pushBody(only(sim.log.all().filter((r) => r.path === PUSH)))).toEqual(mainChatBody);
+		// A blank ID only comes from an expression: n8n refuses a typed one by the By ID pattern.
+		for (const threadId of [byId(''), byId('={{ "  " }}')]) {
+			const { error, pushes } = await runPush({ ...hello, threadId });
+			expect(error).toBeUndefined();
+			expect(pushBody(only(pushes))).toEqual(mainChatBody);
+		}
+	});
+
+	it('1.1: a topic picked from the list or given By ID is sent as its tid', async () => {
+		for (const threadId of [fromList(release._id, release.name), byId(release._id)]) {
+			const { error, pushes } = await runPush({ ...hello, threadId });
+			expect(error).toBeUndefined();
+			expect(pushBody(only(pushes))).toEqual({ ...mainChatBody, tid: release._id });
+		}
+		expect(sim.state.sentMessages({ gid: project._id, tid: release._id })).toHaveLength(2);
+	});
+
+	it('1.1: a thread ID with spaces is refused before sending, naming the field "Thread"', async () => {
+		// From an expression: n8n refuses a typed one by the By ID pattern before the run.
+		const { error, pushes } = await runPush({ ...hello, threadId: byId('={{ "64f0 d000" }}') });
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toBe('Item 0: "Thread" must be an ID without spaces, got "64f0 d000"');
+		expect(pushes).toEqual([]);
+	});
+
+	it('version 1 (saved workflows): Thread ID stays text and is sent as given; empty now means the main chat', async () => {
+		const v1 = { typeVersion: 1 };
+		const topic = await runPush({ ...hello, threadId: release._id }, v1);
+		expect(topic.error).toBeUndefined();
+		expect(pushBody(only(topic.pushes))).toEqual({ ...mainChatBody, tid: release._id });
+		const main = await runPush({ ...hello, threadId: '' }, v1);
+		expect(main.error).toBeUndefined();
+		expect(pushBody(only(main.pushes))).toEqual(mainChatBody);
+		expect(main.items[0].json).toMatchObject({ gid: project._id, tid: '' });
+		const spaced = await runPush({ ...hello, threadId: 'a b' }, v1);
+		expect(spaced.error?.message).toBe('Item 0: "Thread ID" must be an ID without spaces, got "a b"');
+		expect(spaced.pushes).toEqual([]);
+	});
+
+	it('version 1 shows Thread ID as text and 1.1 as a Thread picker (main chat first), both optional', () => {
+		const thread = (version: number) => {
+			const node = new WorkplaceBot();
+			const shown = node.description.properties.filter((p) => p.name === 'threadId');
+			return shown.find((p) => {
+				const versions = p.displayOptions?.show?.['@version'] as unknown[] | undefined;
+				return versions?.some((v) => v === version || (typeof v === 'object' && v !== null && version >= 1.1));
+			});
+		};
+		expect(new WorkplaceBot().description.version).toEqual([1, 1.1]);
+		expect(new WorkplaceBot().description.defaultVersion).toBe(1.1);
+		expect(thread(1)).toMatchObject({ displayName: 'Thread ID', type: 'string', default: '' });
+		expect(thread(1)?.required).toBeUndefined();
+		expect(thread(1.1)).toMatchObject({ displayName: 'Thread', type: 'resourceLocator', default: { mode: 'list', value: '' }, typeOptions: { loadOptionsDependsOn: ['groupId'] } });
+		expect(thread(1.1)?.required).toBeUndefined();
+		expect(thread(1.1)?.modes?.[0]).toMatchObject({ name: 'list', typeOptions: { searchListMethod: 'searchThreads' } });
+	});
+});
+
 // ----------------------------------------------------------------- limits: nothing is sent
 
 const tooLongLabel = 'A label that is far too long';
@@ -542,14 +634,12 @@ describe('Workplace Bot: Send to Thread refuses invalid messages before sending'
 		expect(pushes).toEqual([]);
 	});
 
-	it('reports Messages (JSON) that is not JSON, and an empty Group or Thread ID, without sending', async () => {
+	it('reports Messages (JSON) that is not JSON, and an empty Group ID, without sending', async () => {
 		const broken = await runPush(json('[{"type": "text", "text": "hi"'));
 		expect(broken.error?.message).toMatch(/^Item 0: "Messages \(JSON\)" must be valid JSON \(.+\), got "\[\{\\"type\\": \\"text\\", \\"text\\": \\"hi\\""$/);
-		const noThread = await runPush({ ...fields({ type: 'text', text: 'hi' }), threadId: '  ' });
-		expect(noThread.error?.message).toBe('Item 0: "Thread ID" must not be empty, got "  "');
 		const noGroup = await runPush({ ...fields({ type: 'text', text: 'hi' }), groupId: '={{ "" }}' });
 		expect(noGroup.error?.message).toBe('Item 0: "Group ID" must not be empty, got an empty string');
-		expect([...broken.pushes, ...noThread.pushes, ...noGroup.pushes]).toEqual([]);
+		expect([...broken.pushes, ...noGroup.pushes]).toEqual([]);
 	});
 
 	it('with Continue On Fail, an invalid item becomes an error item and the valid items are sent', async () => {

@@ -1,3 +1,5 @@
+import type { NodeApiError } from 'n8n-workflow';
+
 import { SEED } from '../../simulator/seed';
 import { useSimulator } from '../helpers/simulator';
 import { bearer, only, runBot } from './bot.fixtures';
@@ -7,6 +9,14 @@ const bob = SEED.users.bob;
 const project = SEED.groups.project;
 
 const sim = useSimulator();
+
+/** What a bot 403's description lists after the platform's words: the platform does not say which applies. */
+const BOT_FORBIDDEN_CAUSES = [
+	'The platform refused the request. Possible causes:',
+	'- the bot is not a member of the group, or cannot reach the user (a direct chat it may not open, a user who left)',
+	"- the bot's role does not allow the call (e.g. a read-only group, or one where only admins may post)",
+	'- the bot\'s OAuth client lacks a scope the call needs (tokens are requested with the scope "bot profile"; user lookups need "bot")',
+];
 
 describe('Workplace Bot: direct messages', () => {
 	it('sends a text to a user with a bearer token fetched once from /oauth/token', async () => {
@@ -121,21 +131,73 @@ describe('Workplace Bot: group messages', () => {
 		]);
 	});
 
-	it('a group the bot is not in becomes a NodeApiError with the status and the platform message', async () => {
+	it('403: a group the bot is not in reports the platform\'s code and message and lists every possible cause', async () => {
+		const leadership = SEED.groups.leadership;
 		const { error, requests } = await runBot(sim, {
 			resource: 'groupMessage',
 			operation: 'sendText',
-			groupId: SEED.groups.leadership._id,
+			groupId: leadership._id,
 			topicId: '',
 			text: 'Hi',
 		});
 		const request = only(requests);
-		expect(request.status).toBe(403);
+		expect([request.method, request.path, request.status]).toEqual(['POST', '/bot/v1/group/message', 403]);
+		expect(bearer(request)).toBe(`Bearer ${sim.state.tokens()[0].token}`);
+		expect(request.body).toEqual({ gid: leadership._id, tid: '', message: { type: 'text', data: 'Hi' } });
 		expect(error?.constructor.name).toBe('NodeApiError');
-		expect((error as { httpCode?: string }).httpCode).toBe('403');
-		expect(error?.message).toBe(`HTTP 403: The bot is not a member of group ${SEED.groups.leadership._id}`);
-		expect((error as { description?: string }).description).toContain('Code: bot_not_in_group');
+		expect((error as NodeApiError).httpCode).toBe('403');
+		expect(error?.message).toBe(`HTTP 403 bot_not_in_group: The bot is not a member of group ${leadership._id}`);
+		expect((error as NodeApiError).description?.split('\n')).toEqual([
+			'HTTP status 403 (Forbidden)',
+			'Code: bot_not_in_group',
+			`Message: The bot is not a member of group ${leadership._id}`,
+			...BOT_FORBIDDEN_CAUSES,
+		]);
+		expect((error as NodeApiError).context.platformError).toEqual({
+			status: 403,
+			code: 'bot_not_in_group',
+			message: `The bot is not a member of group ${leadership._id}`,
+			fields: [],
+		});
+		expect(sim.state.sentMessages({ gid: leadership._id })).toEqual([]);
 		expect(JSON.stringify(error)).not.toContain(sim.credentials.botClientSecret);
 		expect(JSON.stringify(error)).not.toContain(sim.state.tokens()[0].token);
+	});
+
+	it.each([
+		{
+			shape: 'a knowledge-style body {name, code, message}',
+			body: { name: 'ForbiddenException', code: 403007, status: 403, message: 'Posting is limited to admins', errors: [] },
+			message: 'ForbiddenException: Posting is limited to admins',
+			lines: ['Error: ForbiddenException', 'Code: 403007', 'Message: Posting is limited to admins'],
+		},
+		{
+			shape: 'a task-style body {error, message, details}',
+			body: { error: 'Forbidden', message: 'Missing scope', details: [{ path: 'gid', message: 'not allowed' }] },
+			message: 'Forbidden: Missing scope [gid: not allowed]',
+			lines: ['Error: Forbidden', 'Message: Missing scope', 'Field "gid": not allowed'],
+		},
+		{
+			shape: 'another API\'s spelling {errorCode, detail}',
+			body: { errorCode: 'E_ROLE', detail: 'Read-only group' },
+			message: 'HTTP 403 E_ROLE: Read-only group',
+			lines: ['Code: E_ROLE', 'Message: Read-only group'],
+		},
+		{
+			shape: 'a body with nothing known in it',
+			body: { denied: true, why: ['membership'] },
+			message: 'HTTP 403: Forbidden',
+			lines: ['Body: {"denied":true,"why":["membership"]}'],
+		},
+		{ shape: 'a plain text body', body: 'Access denied by policy', message: 'HTTP 403: Access denied by policy', lines: ['Message: Access denied by policy'] },
+	])('403 with $shape: the platform\'s own words, and every possible cause', async ({ body, message, lines }) => {
+		sim.faults.add({ method: 'POST', path: '/bot/v1/group/message', status: 403, body });
+		const { error, requests } = await runBot(sim, { resource: 'groupMessage', operation: 'sendText', groupId: project._id, topicId: '', text: 'Hi' });
+		const request = only(requests);
+		expect([request.path, request.status, request.body]).toEqual(['/bot/v1/group/message', 403, { gid: project._id, tid: '', message: { type: 'text', data: 'Hi' } }]);
+		expect(error?.constructor.name).toBe('NodeApiError');
+		expect((error as NodeApiError).httpCode).toBe('403');
+		expect(error?.message).toBe(message);
+		expect((error as NodeApiError).description?.split('\n')).toEqual(['HTTP status 403 (Forbidden)', ...lines, ...BOT_FORBIDDEN_CAUSES]);
 	});
 });

@@ -12,14 +12,14 @@ describe('Workplace Form: platform errors', () => {
 		const { error, requests } = await runForm(sim, BASE, { credentials: formCredentials(sim, { apiKey }) });
 		expect(only(requests).status).toBe(401);
 		expect((error as NodeApiError).httpCode).toBe('401');
-		expect(error?.message).toBe('HTTP 401: Invalid API key');
+		expect(error?.message).toBe('HTTP 401 unauthorized: Invalid API key');
 		expect(JSON.stringify({ m: error?.message, d: (error as NodeApiError).description, c: (error as NodeApiError).context })).not.toContain(apiKey);
 	});
 
 	it('404: unknown usernames are listed field by field', async () => {
 		const { error, requests } = await runForm(sim, { ...BASE, receiverUserIds: 'bob, zed' });
 		expect(only(requests).status).toBe(404);
-		expect(error?.message).toBe('HTTP 404: Unknown username(s): zed [receiverUserIds[1]: user zed not found]');
+		expect(error?.message).toBe('HTTP 404 user_not_found: Unknown username(s): zed [receiverUserIds[1]: user zed not found]');
 		expect((error as NodeApiError).description).toContain('Code: user_not_found');
 	});
 
@@ -50,7 +50,7 @@ describe('Workplace Form: platform errors', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json.receiverUserIds).toEqual(['bob']);
 		expect(items[1].json.error).toBe('Item 1: "Recipient Usernames" must have at least 1 username, got 0 usernames');
-		expect(items[2].json).toMatchObject({ error: 'HTTP 404: Unknown username(s): nobody [receiverUserIds[0]: user nobody not found]', httpCode: '404' });
+		expect(items[2].json).toMatchObject({ error: 'HTTP 404 user_not_found: Unknown username(s): nobody [receiverUserIds[0]: user nobody not found]', httpCode: '404' });
 		expect(items[3].json.receiverUserIds).toEqual(['carol']);
 	});
 });

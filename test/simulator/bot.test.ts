@@ -79,6 +79,13 @@ describe('simulator: OAuth and bot API', () => {
 		const topic = await call(`${sim.url}/bot/v1/groups/${g.json.group._id}/topics`, { headers: { ...auth, ...form }, body: 'name=Design' });
 		expect(topic.status).toBe(201);
 		expect(topic.json.topic).toEqual({ _id: expect.any(String), name: 'Design', gid: g.json.group._id });
+		// GET .../topics (chosen, not in the spec): the topics created through POST, in creation order.
+		const listed = await call(`${sim.url}/bot/v1/groups/${g.json.group._id}/topics`, { method: 'GET', headers: auth });
+		expect([listed.status, listed.json]).toEqual([200, { topics: [topic.json.topic] }]);
+		const seeded = await call(`${sim.url}/bot/v1/groups/${project._id}/topics`, { method: 'GET', headers: auth });
+		expect(seeded.json.topics).toEqual([{ _id: project.topics.release._id, name: project.topics.release.name, gid: project._id }]);
+		expect((await call(`${sim.url}/bot/v1/groups/${SEED.groups.leadership._id}/topics`, { method: 'GET', headers: auth })).json.code).toBe('bot_not_in_group');
+		expect((await call(`${sim.url}/bot/v1/groups/64f0c00000000000000000ff/topics`, { method: 'GET', headers: auth })).status).toBe(404);
 
 		const d1 = await call(`${sim.url}/bot/v2/groups/users/${carol._id}`, { headers: auth });
 		const d2 = await call(`${sim.url}/bot/v2/groups/users/${carol._id}`, { headers: auth });

@@ -33,11 +33,20 @@ describe('Workplace Task: platform errors', () => {
 		expect(only(requests).headers.authorization).toBe(`Bearer ${sim.credentials.taskJwt}`);
 	});
 
-	it('403: a JWT without tasks:write names the missing scope', async () => {
+	it('403: a JWT without tasks:write gives the platform\'s words and lists scope and role as causes', async () => {
 		const { error, requests } = await runTask(sim, { taskTitle: 'Read only' }, { token: sim.state.taskReadOnlyJwt });
-		expect(only(requests).status).toBe(403);
+		expect([only(requests).method, only(requests).path, only(requests).status]).toEqual(['POST', TASKS, 403]);
+		expect(only(requests).body).toMatchObject({ taskTitle: 'Read only' });
 		expect((error as NodeApiError).httpCode).toBe('403');
 		expect(error?.message).toBe('Forbidden: Insufficient scope: tasks:write is required');
+		expect(description(error).split('\n')).toEqual([
+			'HTTP status 403 (Forbidden)',
+			'Error: Forbidden',
+			'Message: Insufficient scope: tasks:write is required',
+			'The platform refused the request. Possible causes:',
+			'- the JWT lacks the scope needed to create tasks (e.g. a read-only token)',
+			'- the user of the JWT has no role that may create tasks in this project, or under this parent task or topic',
+		]);
 		expect(count()).toBe(SEEDED);
 	});
 

@@ -2,44 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { returnAllOrLimit } from '../../shared/descriptions/actionNode';
 import { additionalJsonOption, optionsCollection } from '../../shared/descriptions/fields';
-
-const ID_PATTERN = '[^\\s/?#]+';
-
-/** A required resource locator: pick from a searchable list, or give the ID. */
-function idLocator(locator: {
-	displayName: string;
-	name: string;
-	description: string;
-	searchListMethod: string;
-	placeholder: string;
-	invalidIdMessage: string;
-}): INodeProperties {
-	return {
-		displayName: locator.displayName,
-		name: locator.name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: locator.description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: locator.searchListMethod, searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: locator.placeholder,
-				validation: [
-					{ type: 'regex', properties: { regex: ID_PATTERN, errorMessage: locator.invalidIdMessage } },
-				],
-			},
-		],
-	};
-}
+import { idLocator } from '../../shared/descriptions/locator';
 
 export const knowledgeBaseLocator = idLocator({
 	displayName: 'Knowledge Base',

@@ -1,18 +1,11 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { listSearchItems } from '../../shared/listSearch';
 import { apiPath } from '../../shared/transport/apiPath';
 import { knowledgeRequest } from '../transport';
 import type { ListEnvelope } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
-
-function recordId(record: IDataObject): string {
-	return String(record.id ?? record._id ?? '');
-}
-
-function recordName(record: IDataObject): string {
-	return String(record.name ?? record.fileName ?? record.title ?? recordId(record));
-}
 
 /** One page of a list endpoint, filtered by name on our side (the API has no search parameter). */
 async function searchPage(
@@ -28,11 +21,7 @@ async function searchPage(
 		qs: { page, pageSize: PAGE_SIZE },
 	});
 	const records = Array.isArray(body?.data) ? body.data : [];
-	const needle = filter?.trim().toLowerCase();
-	const results = records
-		.filter((record) => recordId(record) !== '')
-		.filter((record) => !needle || recordName(record).toLowerCase().includes(needle))
-		.map((record) => ({ name: recordName(record), value: recordId(record) }));
+	const results = listSearchItems(records, filter);
 	const seen = (page - 1) * PAGE_SIZE + records.length;
 	const more = records.length === PAGE_SIZE && (typeof body?.total !== 'number' || seen < body.total);
 	return { results, paginationToken: more ? String(page + 1) : undefined };

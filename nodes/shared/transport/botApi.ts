@@ -17,7 +17,11 @@ import { apiAt, requestTo } from './index';
 
 /** The bot API (v1, v2 and image retrieval) under {base_url}, signed with the bot's OAuth token. */
 export const BOT_API: ApiDefinition = {
-	...apiAt('workplaceBotOAuth2Api', 'baseUrl'),
+	...apiAt('workplaceBotOAuth2Api', 'baseUrl', [
+		'the bot is not a member of the group, or cannot reach the user (a direct chat it may not open, a user who left)',
+		'the bot\'s role does not allow the call (e.g. a read-only group, or one where only admins may post)',
+		'the bot\'s OAuth client lacks a scope the call needs (tokens are requested with the scope "bot profile"; user lookups need "bot")',
+	]),
 	// One token per process and bot account, fetched by n8n through the credential's preAuthentication.
 	expirableToken: { property: 'accessToken', identityFields: BOT_ACCOUNT_FIELDS },
 };

@@ -16,12 +16,14 @@ export interface PlatformError {
 	code?: string | number;
 	message?: string;
 	fields: PlatformFieldError[];
+	/** The body as sent, when none of its keys could be read as a name, code or message. */
+	body?: string;
 }
 
 const STATUS_TEXT: Record<number, string> = {
 	400: 'Bad request',
 	401: 'Unauthorized: check the credential',
-	403: 'Forbidden: the credential lacks the needed scope or role',
+	403: 'Forbidden',
 	404: 'Not found',
 	409: 'Conflict',
 	413: 'Payload too large',
@@ -38,11 +40,24 @@ function asString(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** The first of `keys` that holds text. */
+function firstText(data: IDataObject | undefined, keys: string[]): string | undefined {
+	for (const key of keys) {
+		const text = asString(data?.[key]);
+		if (text !== undefined) return text;
+	}
+	return undefined;
+}
+
+const MESSAGE_KEYS = ['message', 'error_description', 'detail', 'errorMessage', 'error_message', 'msg', 'description', 'title', 'reason'];
+const CODE_KEYS = ['code', 'errorCode', 'error_code'];
+
 /**
  * Reads any of the platform's error shapes:
  * knowledge `{name, code, status, message, errors[{type, field, value, message}]}`,
  * task `{error, message, details[{path, message}]}`, OAuth `{error, error_description}`,
- * and plain `{message}` or `{error: {code, message}}` bodies.
+ * plain `{message}` or `{error: {code, message}}` bodies, and the usual spellings of other APIs
+ * (`errorCode`, `detail`, `title`...). A body none of that fits is kept as it came (`body`).
  */
 export function parsePlatformError(status: number, body: unknown): PlatformError {
 	const result: PlatformError = { status, fields: [] };
@@ -50,7 +65,11 @@ export function parsePlatformError(status: number, body: unknown): PlatformError
 		result.message = asString(body.trim().slice(0, 500));
 		return result;
 	}
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) return result;
+	if (body === null || body === undefined) return result;
+	if (typeof body !== 'object' || Array.isArray(body)) {
+		result.body = reportedValueJson(body, 500);
+		return result;
+	}
 	const data = body as IDataObject;
 	const nested =
 		data.error !== null && typeof data.error === 'object' && !Array.isArray(data.error)
@@ -58,10 +77,11 @@ export function parsePlatformError(status: number, body: unknown): PlatformError
 			: undefined;
 
 	result.name = asString(data.name) ?? asString(data.error) ?? asString(nested?.name);
-	const code = data.code ?? nested?.code;
+	const code = [...CODE_KEYS.map((key) => data[key]), ...CODE_KEYS.map((key) => nested?.[key])].find(
+		(value) => (typeof value === 'string' && value !== '') || typeof value === 'number',
+	);
 	if (typeof code === 'string' || typeof code === 'number') result.code = code;
-	result.message =
-		asString(data.message) ?? asString(data.error_description) ?? asString(nested?.message);
+	result.message = firstText(data, MESSAGE_KEYS) ?? firstText(nested, MESSAGE_KEYS);
 
 	for (const list of [data.errors, data.details, nested?.errors, nested?.details]) {
 		if (!Array.isArray(list)) continue;
@@ -78,6 +98,8 @@ export function parsePlatformError(status: number, body: unknown): PlatformError
 			});
 		}
 	}
+	const understood = result.name ?? result.code ?? result.message ?? result.fields[0];
+	if (understood === undefined && Object.keys(data).length > 0) result.body = reportedValueJson(data, 500);
 	return result;
 }
 
@@ -86,21 +108,24 @@ export function parsePlatformError(status: number, body: unknown): PlatformError
  * to 80 characters. Not validation's describeValue (the "got" of our own checks), which words
  * empty values and keeps a cut string's quote.
  */
-function reportedValueJson(value: unknown): string {
+function reportedValueJson(value: unknown, max = 80): string {
 	const text = JSON.stringify(value);
 	if (text === undefined) return String(value);
-	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
-/** "UnprocessableEntityException: Validation failed [name: must not be empty; pageSize: must be at least 1]" */
+/**
+ * "UnprocessableEntityException: Validation failed [name: must not be empty; pageSize: must be at least 1]";
+ * a body with a code and no name: "HTTP 403 bot_not_in_group: The bot is not a member of group ...".
+ */
 export function platformErrorMessage(error: PlatformError): string {
-	const head = error.name ?? `HTTP ${error.status}`;
+	const head = error.name ?? `HTTP ${error.status}${error.code !== undefined ? ` ${error.code}` : ''}`;
 	const text = error.message ?? STATUS_TEXT[error.status] ?? 'Request failed';
 	const fields = error.fields.map((f) => `${f.field}: ${f.message}`).join('; ');
 	return `${head}: ${text}${fields ? ` [${fields}]` : ''}`;
 }
 
-function platformErrorDescription(error: PlatformError): string {
+function platformErrorDescription(error: PlatformError, forbiddenCauses: readonly string[] | undefined): string {
 	const lines = [
 		`HTTP status ${error.status}${STATUS_TEXT[error.status] ? ` (${STATUS_TEXT[error.status]})` : ''}`,
 	];
@@ -112,11 +137,17 @@ function platformErrorDescription(error: PlatformError): string {
 			`Field "${f.field}": ${f.message}${f.value !== undefined ? ` (value: ${reportedValueJson(f.value)})` : ''}`,
 		);
 	}
+	if (error.body !== undefined) lines.push(`Body: ${error.body}`);
+	if (error.status === 403 && forbiddenCauses?.length) {
+		// The platform does not say why it refused: every cause the interface knows, not a guess.
+		lines.push('The platform refused the request. Possible causes:', ...forbiddenCauses.map((cause) => `- ${cause}`));
+	}
 	return lines.join('\n');
 }
 
 /**
- * The NodeApiError for a platform error. It is built from the parsed body only,
+ * The NodeApiError for a platform error. A 403 lists `forbiddenCauses`, the reasons the
+ * interface may refuse a call (ApiDefinition). It is built from the parsed body only,
  * never from the HTTP client's error object, so request headers (credentials)
  * cannot leak into the error.
  */
@@ -125,10 +156,11 @@ export function platformApiError(
 	error: PlatformError,
 	itemIndex?: number,
 	hint?: string,
+	forbiddenCauses?: readonly string[],
 ): NodeApiError {
 	const apiError = new NodeApiError(node, { ...error } as unknown as JsonObject, {
 		message: platformErrorMessage(error),
-		description: platformErrorDescription(error) + (hint ? `\n${hint}` : ''),
+		description: platformErrorDescription(error, forbiddenCauses) + (hint ? `\n${hint}` : ''),
 		httpCode: String(error.status),
 		itemIndex,
 	});

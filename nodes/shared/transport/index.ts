@@ -32,6 +32,11 @@ export interface ApiDefinition {
 	baseUrl(credentials: ICredentialDataDecryptedObject): string;
 	/** For credentials whose token n8n fetches with preAuthentication: shared per process (see token.ts). */
 	expirableToken?: ExpirableToken;
+	/**
+	 * Why this interface may answer 403, in the user's words: a 403's description lists them all,
+	 * as the platform's answer does not say which one applies.
+	 */
+	forbiddenCauses?: readonly string[];
 }
 
 export interface WorkplaceRequest {
@@ -61,8 +66,12 @@ export interface WorkplaceResponse<T = unknown> {
 }
 
 /** An interface whose base address is one field of its credential (`urlField`). */
-export function apiAt(credentialType: string, urlField: string): ApiDefinition {
-	return { credentialType, baseUrl: (credentials) => String(credentials[urlField] ?? '') };
+export function apiAt(credentialType: string, urlField: string, forbiddenCauses?: readonly string[]): ApiDefinition {
+	return {
+		credentialType,
+		baseUrl: (credentials) => String(credentials[urlField] ?? ''),
+		...(forbiddenCauses ? { forbiddenCauses } : {}),
+	};
 }
 
 /** The request function of one interface: workplaceRequest with the interface filled in. */

@@ -231,6 +231,6 @@ export async function workplaceRequest<T = unknown>(
 			await sleep(waitMs);
 			continue;
 		}
-		throw platformApiError(node, platformError, itemIndex);
+		throw platformApiError(node, platformError, itemIndex, undefined, api.forbiddenCauses);
 	}
 }

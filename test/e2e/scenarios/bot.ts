@@ -1,7 +1,9 @@
 /**
  * Workplace Bot in real n8n: look a user up, find the direct chat, send direct and group messages,
- * create a group and a topic, read member info and download a picture, with one OAuth token; then
- * (node version 1.1) send texts to users given by username, each username looked up once.
+ * push a template to a group's main chat (node version 1.1 with "Main Chat" picked, and a saved
+ * version 1 node with Thread ID left empty), create a group and a topic, read member info and
+ * download a picture, with one OAuth token; then (node version 1.1) send texts to users given by
+ * username, each username looked up once.
  */
 import * as assert from 'node:assert/strict';
 
@@ -15,6 +17,17 @@ const project = SEED.groups.project;
 const USER = "={{ $('Find User').first().json._id }}";
 /** Who the Bot 1.1 node greets by username: two names, twice each (one lookup per name). */
 const GREETED = ['alice', 'bob', 'alice', 'bob'];
+
+/** A buttons template pushed to the main chat (`tid: ""`). */
+const approval = (text: string) =>
+	JSON.stringify([
+		{
+			type: 'template',
+			altText: text,
+			template: { type: 'buttons', text, actions: [{ type: 'postback', label: 'Approve', data: 'approve' }] },
+		},
+	]);
+const pushToMainChat = (text: string) => ({ gid: project._id, tid: '', messages: JSON.parse(approval(text)) as unknown });
 
 /** Messages alice had before this run (scenarios that ran earlier on the same simulator sent her some). */
 let aliceMessagesBefore = 0;
@@ -37,6 +50,26 @@ const botOperations: Scenario = {
 				groupId: project._id,
 				topicId: project.topics.release._id,
 				text: 'Release train leaves Friday',
+			}),
+			{
+				...bot('Main Chat Template', {
+					resource: 'message',
+					operation: 'push',
+					groupId: project._id,
+					threadId: { __rl: true, mode: 'list', value: '', cachedResultName: 'Main Chat' },
+					defineMessages: 'json',
+					messagesJson: approval('Ship release 1.4?'),
+				}),
+				typeVersion: 1.1,
+			},
+			// A workflow saved with version 1: Thread ID was text, now optional.
+			bot('Main Chat Template v1', {
+				resource: 'message',
+				operation: 'push',
+				groupId: project._id,
+				threadId: '',
+				defineMessages: 'json',
+				messagesJson: approval('Ship release 1.5?'),
 			}),
 			bot('Create Group', {
 				resource: 'group',
@@ -91,6 +124,15 @@ const botOperations: Scenario = {
 		assert.deepEqual(result.json('Direct Chat')[0], SEED.directChats.alice);
 		assert.equal(result.json('Say Hello')[0].status, 'success');
 		assert.equal((result.json('Tell Topic')[0].message as { threadId: string }).threadId, project.topics.release._id);
+		for (const name of ['Main Chat Template', 'Main Chat Template v1']) {
+			const [pushed] = result.json(name);
+			assert.equal(pushed.tid, '', name);
+			assert.deepEqual(
+				(pushed.results as Array<{ message: { groupId: string; threadId: string } }>).map((r) => [r.message.groupId, r.message.threadId]),
+				[[project._id, project.mainThreadId]],
+				name,
+			);
+		}
 		assert.equal((result.json('Create Topic')[0].topic as { name: string }).name, 'E2E topic');
 		assert.equal(result.json('Member Info')[0].firstname, 'Alice');
 		const picture = result.items('Get Picture')[0];
@@ -102,11 +144,13 @@ const botOperations: Scenario = {
 		const log = sim.log.all();
 		assert.deepEqual(requestLines(log.filter((r) => r.path === '/oauth/token')), ['POST /oauth/token']);
 		const calls = log.filter((r) => r.path !== '/oauth/token');
-		assert.deepEqual(requestLines(calls.slice(0, 9)), [
+		assert.deepEqual(requestLines(calls.slice(0, 11)), [
 			'GET /bot/v1/users',
 			`GET /bot/v2/groups/users/${SEED.users.alice._id}`,
 			'POST /bot/v1/direct/message',
 			'POST /bot/v1/group/message',
+			'POST /bot/v2/message/push',
+			'POST /bot/v2/message/push',
 			'POST /bot/v1/groups',
 			`POST /bot/v1/groups/${String((result.json('Create Group')[0].group as { _id: string })._id)}/topics`,
 			`GET /bot/v2/groups/${project._id}/users/${SEED.users.alice._id}/info`,
@@ -117,13 +161,15 @@ const botOperations: Scenario = {
 		const token = state.tokens().at(-1)!.token;
 		for (const call of calls) assert.equal(call.headers.authorization, `Bearer ${token}`, `${call.method} ${call.path}`);
 		assert.deepEqual(calls[2].body, { uid: SEED.users.alice._id, message: { type: 'text', data: 'Hello from n8n ✓' } });
-		const groupCreate = calls[4] as { multipart?: { fields: Record<string, unknown> } };
+		assert.deepEqual(calls[4].body, pushToMainChat('Ship release 1.4?'));
+		assert.deepEqual(calls[5].body, pushToMainChat('Ship release 1.5?'));
+		const groupCreate = calls[6] as { multipart?: { fields: Record<string, unknown> } };
 		assert.deepEqual(groupCreate.multipart?.fields, { name: 'E2E group', 'uids[]': [SEED.users.alice._id, SEED.users.bob._id] });
-		const sentPicture = calls[8].body as { file: string; caption: string };
+		const sentPicture = calls[10].body as { file: string; caption: string };
 		assert.equal(sentPicture.file, `data:image/png;base64,${bytes.toString('base64')}`);
 
 		// Greet by Username: one lookup per username, then each text to the uid found, in item order per user.
-		const byUsername = calls.slice(9);
+		const byUsername = calls.slice(11);
 		const lookups = byUsername.filter((r) => r.path === '/bot/v1/users');
 		assert.deepEqual(lookups.map((r) => `${r.method} ${r.path} ${r.query.username}`).sort(), [
 			'GET /bot/v1/users alice',

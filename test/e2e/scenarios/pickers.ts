@@ -1,5 +1,6 @@
 /**
- * The Workplace Knowledge node's "From List" pickers (knowledge bases, files) in real n8n, through
+ * The "From List" pickers in real n8n: Workplace Knowledge (knowledge bases, files) and Workplace
+ * Bot 1.1 (Send to Thread's thread: the main chat, then the group's topics), through
  * the endpoint the editor calls when a list is opened, searched or scrolled:
  * POST /rest/dynamic-node-parameters/resource-locator-results
  * `{path, nodeTypeAndVersion, methodName, currentNodeParameters, credentials, filter?, paginationToken?}`.
@@ -17,13 +18,15 @@ import type { E2eSimulator, ScenarioContext } from '../types';
 import { PACKAGE } from '../workflow';
 
 interface Search {
-	method: 'searchKnowledgeBases' | 'searchFiles';
+	method: 'searchKnowledgeBases' | 'searchFiles' | 'searchThreads';
 	path: string;
 	parameters: Record<string, unknown>;
 	filter?: string;
 	paginationToken?: string;
 	/** A credential other than the working one (its id). */
 	credentialId?: string;
+	/** Default: the Knowledge node and its credential. */
+	bot?: boolean;
 }
 
 interface Outcome {
@@ -38,15 +41,20 @@ interface Outcome {
 }
 
 const NODE = { name: `${PACKAGE}.workplaceKnowledge`, version: 1 };
+const BOT_NODE = { name: `${PACKAGE}.workplaceBot`, version: 1.1 };
 const KB = 'parameters.knowledgeBaseId';
+const THREAD = 'parameters.threadId';
 const FILE = 'parameters.fileId';
 
 const list = (value = '') => ({ __rl: true, mode: 'list', value });
 const id = (value: string) => ({ __rl: true, mode: 'id', value });
 const kbs = (...bases: Array<{ name: string; id: string }>) => bases.map((b) => ({ name: b.name, value: b.id }));
 
-async function control(sim: E2eSimulator, route: string): Promise<void> {
-	const res = await fetch(`${sim.controlUrl}${route}`, { method: 'POST' });
+async function control(sim: E2eSimulator, route: string, body?: unknown): Promise<void> {
+	const res = await fetch(`${sim.controlUrl}${route}`, {
+		method: 'POST',
+		...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+	});
 	if (!res.ok) throw new Error(`POST /__sim${route} answered ${res.status}`);
 }
 
@@ -57,6 +65,12 @@ async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Ou
 	const credential = { name: 'Workplace Knowledge (pickers e2e)', type: 'workplaceKnowledgeApi' };
 	const credentialId = await srv.createCredential(credential.name, credential.type, { knowledgeUrl: sim.knowledgeUrl, apiKey: sim.credentials.knowledgeApiKey });
 	const wrongId = await srv.createCredential('Workplace Knowledge (wrong key)', credential.type, { knowledgeUrl: sim.knowledgeUrl, apiKey: 'wrong-key-of-the-pickers-e2e' });
+	const botCredential = { name: 'Workplace Bot (pickers e2e)', type: 'workplaceBotOAuth2Api' };
+	const botCredentialId = await srv.createCredential(botCredential.name, botCredential.type, {
+		baseUrl: sim.url,
+		clientId: sim.credentials.botClientId,
+		clientSecret: sim.credentials.botClientSecret,
+	});
 
 	const outcomes: Outcome[] = [];
 	const search = async (name: string, s: Search, expected: Outcome['expected']) => {
@@ -66,10 +80,12 @@ async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Ou
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({
 				path: s.path,
-				nodeTypeAndVersion: NODE,
+				nodeTypeAndVersion: s.bot ? BOT_NODE : NODE,
 				methodName: s.method,
 				currentNodeParameters: s.parameters,
-				credentials: { workplaceKnowledgeApi: { id: s.credentialId ?? credentialId, name: credential.name } },
+				credentials: s.bot
+					? { workplaceBotOAuth2Api: { id: botCredentialId, name: botCredential.name } }
+					: { workplaceKnowledgeApi: { id: s.credentialId ?? credentialId, name: credential.name } },
 				...(s.filter !== undefined ? { filter: s.filter } : {}),
 				...(s.paginationToken !== undefined ? { paginationToken: s.paginationToken } : {}),
 			}),
@@ -85,7 +101,8 @@ async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Ou
 			error: res.ok ? undefined : (body.message ?? text.slice(0, 300)),
 			requests: sim.log.all().map((r) => {
 				const q = new URLSearchParams(r.query as Record<string, string>).toString();
-				return `${r.method} ${r.path}${q ? `?${q}` : ''} ${r.status}${r.headers['x-api-key'] === sim.credentials.knowledgeApiKey ? '' : ' (other key)'}`;
+				const signed = s.bot ? r.interface === 'oauth' || /^Bearer sim_/.test(r.headers.authorization ?? '') : r.headers['x-api-key'] === sim.credentials.knowledgeApiKey;
+				return `${r.method} ${r.path}${q ? `?${q}` : ''} ${r.status}${signed ? '' : ' (other key)'}`;
 			}),
 			expected,
 		});
@@ -163,6 +180,33 @@ async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Ou
 	await search('knowledge bases: credential with a wrong key', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, credentialId: wrongId }, {
 		error: /HTTP 401|UnauthorizedException/,
 		requests: [`${page(1, 401)} (other key)`],
+	});
+
+	// Workplace Bot 1.1, Send to Thread: "Main Chat" first, then the topics (GET /bot/v1/groups/{gid}/topics, a chosen endpoint).
+	const { project } = SEED.groups;
+	const release = project.topics.release;
+	const push = (groupId: string) => ({ resource: 'message', operation: 'push', groupId, threadId: list() });
+	const topicsOf = (gid: string, status = 200) => `GET /bot/v1/groups/${gid}/topics ${status}`;
+	const MAIN_CHAT = { name: 'Main Chat', value: '' };
+	// The token request is part of the first search only when the process has no token yet.
+	const withToken = (...lines: string[]) => ['POST /oauth/token 200', ...lines];
+	await search('bot threads: main chat and the seeded topic', { bot: true, method: 'searchThreads', path: THREAD, parameters: push(project._id) }, {
+		results: [MAIN_CHAT, { name: release.name, value: release._id }],
+		requests: withToken(topicsOf(project._id)),
+	});
+	const incidents = (sim.state as { addTopic(gid: string, name: string): { _id: string } }).addTopic(project._id, 'Incidents');
+	await search('bot threads: a topic created since, found by "INCID"', { bot: true, method: 'searchThreads', path: THREAD, parameters: push(project._id), filter: 'INCID' }, {
+		results: [{ name: 'Incidents', value: incidents._id }],
+		requests: [topicsOf(project._id)],
+	});
+	await search('bot threads: no group yet (nothing sent)', { bot: true, method: 'searchThreads', path: THREAD, parameters: push('') }, {
+		results: [MAIN_CHAT],
+		requests: [],
+	});
+	await control(sim, '/faults', { method: 'GET', path: `/bot/v1/groups/${project._id}/topics`, status: 405 });
+	await search('bot threads: a platform without a topic list (405): the main chat alone', { bot: true, method: 'searchThreads', path: THREAD, parameters: push(project._id) }, {
+		results: [MAIN_CHAT],
+		requests: [topicsOf(project._id, 405)],
 	});
 	await control(sim, '/reset');
 	return outcomes;

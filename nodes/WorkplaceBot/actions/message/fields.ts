@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { entryList } from '../../../shared/descriptions/fields';
+import { idLocator } from '../../../shared/descriptions/locator';
 import { groupIdField } from '../common.descriptions';
 import { messageFields } from './messageFields';
 import { optionsProperty, property } from './properties';
@@ -21,6 +22,9 @@ export const MESSAGES_JSON_EXAMPLE = JSON.stringify(
 	2,
 );
 
+const THREAD_DESCRIPTION =
+	"ID (tid) of the thread: the group's main chat, one of its topics (`topic._id` from Group > Create Topic)";
+
 /** The push operation's own fields (shown with resource "message", operation "push"). */
 export const pushFields: INodeProperties[] = [
 	{
@@ -28,10 +32,26 @@ export const pushFields: INodeProperties[] = [
 		description:
 			'ID (gid) of the group or direct chat, e.g. `gid` of the User resource\'s "Get Direct Chat" or of a message event',
 	},
-	property('string', 'Thread ID', 'threadId', "ID (tid) of the thread: the group's main chat, one of its topics (`topic._id` from Group > Create Topic), or a direct chat (`tid` from User > Get Direct Chat)", {
-		required: true,
-		placeholder: 'e.g. 64f0d0000000000000000001',
-	}),
+	// Version 1 saved Thread ID as text; from 1.1 it is picked from the group's threads.
+	{
+		...property('string', 'Thread ID', 'threadId', `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). Empty sends to the group's main chat.`, {
+			placeholder: 'Leave empty for the main chat',
+		}),
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		...idLocator({
+			displayName: 'Thread',
+			name: 'threadId',
+			description: `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). "Main Chat" (an empty ID) sends to the group's main chat.`,
+			searchListMethod: 'searchThreads',
+			placeholder: 'e.g. 64f0d0000000000000000002, empty for the main chat',
+			invalidIdMessage: 'Not a valid thread ID',
+			required: false,
+			dependsOn: ['groupId'],
+		}),
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+	},
 	optionsProperty(
 		'Define Messages',
 		'defineMessages',

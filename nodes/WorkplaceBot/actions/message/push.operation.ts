@@ -14,20 +14,36 @@ function requireThreadPart(ctx: IExecuteFunctions, itemIndex: number, parameter:
 	return value;
 }
 
+/**
+ * The thread: text in version 1, a resource locator from 1.1 ("Main Chat", a topic, or By ID).
+ * Empty is the group's main chat.
+ */
+function optionalThreadId(ctx: IExecuteFunctions, itemIndex: number): string {
+	const field = ctx.getNode().typeVersion >= 1.1 ? 'Thread' : 'Thread ID';
+	const value = ctx.getNodeParameter('threadId', itemIndex, '', { extractValue: true }) as unknown;
+	if (value === undefined || value === null) return '';
+	if (typeof value !== 'string' && typeof value !== 'number') throw invalidInput(ctx, itemIndex, field, 'must be text', value);
+	const text = String(value).trim();
+	if (/\s/.test(text)) throw invalidInput(ctx, itemIndex, field, 'must be an ID without spaces', value);
+	return text;
+}
+
 /** Messages to one thread leave in item order; different threads may be sent to concurrently. */
 export function conversationKey(this: IExecuteFunctions, itemIndex: number): string {
 	const gid = String(this.getNodeParameter('groupId', itemIndex, '') ?? '').trim();
-	const tid = String(this.getNodeParameter('threadId', itemIndex, '') ?? '').trim();
-	return `thread:${gid}:${tid}`;
+	const tid = this.getNodeParameter('threadId', itemIndex, '', { extractValue: true }) as unknown;
+	return `thread:${gid}:${typeof tid === 'string' || typeof tid === 'number' ? String(tid).trim() : ''}`;
 }
 
 /**
- * POST /bot/v2/message/push. Output: one item `{ gid, tid, results }`, where `results` is
- * the platform's answer, one `{ status, message }` per message sent.
+ * POST /bot/v2/message/push. An empty thread is sent as `tid: ""`, as Group Message > Send Text
+ * sends the main chat (the spec says so for v1 and nothing for push: README Assumptions).
+ * Output: one item `{ gid, tid, results }`, where `results` is the platform's answer, one
+ * `{ status, message }` per message sent.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const gid = requireThreadPart(this, itemIndex, 'groupId', 'Group ID');
-	const tid = requireThreadPart(this, itemIndex, 'threadId', 'Thread ID');
+	const tid = optionalThreadId(this, itemIndex);
 	const messages = getMessages(this, itemIndex);
 	const { body } = await botRequest<unknown>(
 		this,
