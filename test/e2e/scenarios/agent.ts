@@ -334,7 +334,8 @@ const actions: Scenario = {
 		const results = toolResults(requests[4]);
 		assert.equal(results.length, 4, `tool results: ${JSON.stringify(results)}`);
 		console.log(`      the model read for the 21-character label: ${results[0]}`);
-		assert.match(results[0], /"Messages > Template > Actions > Label" \(message 1 of 1, action 1 of 2\)/);
+		// The field as the UI names it, its place in words (the tool result is JSON text: quotes escaped).
+		assert.ok(results[0].includes('Messages > Template > Actions > Label\\" (message 1 of 1, action 1 of 2) must be at most 20'), results[0]);
 		assert.match(results[0], /20/);
 		assert.ok(results[0].includes(TOO_LONG), 'the actual value is named');
 
