@@ -38,6 +38,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { nodeRun } from '../bench/lib';
+import { SEED } from '../simulator/seed';
 import type { RequestLogApi } from '../simulator/types';
 import { askWorkflow, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
 import { createActiveWorkflowIn } from '../test/e2e/trigger-server';
@@ -63,6 +64,7 @@ import {
 	addNodeWithAction,
 	canvasNodes,
 	closeNdv,
+	fillParameter,
 	dismissPopups,
 	newWorkflow,
 	openResourceList,
@@ -90,6 +92,8 @@ interface NodeCase {
 	credential: string;
 	/** Parameters the panel must show for that action. */
 	parameters: string[];
+	/** Text parameters typed in before the list is opened (the list depends on them). */
+	fill?: Record<string, string>;
 	/** A resource locator whose list (loaded from the simulator) is opened for the screenshot. */
 	openList?: { parameter: string; expect: string };
 }
@@ -115,10 +119,11 @@ const NODES: NodeCase[] = [
 		openList: { parameter: 'knowledgeBaseId', expect: 'Employee Handbook' },
 	}),
 	workplaceNode('Bot', 'Send a text message to a user', ['resource', 'operation', 'userId', 'text']),
-	// Node version 1.1: the Thread picker offers the main chat (an empty thread ID) first.
+	// Node version 1.1: the Thread picker offers the main chat (an empty thread ID) first, then the group's topics.
 	workplaceNode('Bot', 'Send messages to a thread', ['resource', 'operation', 'groupId', 'threadId', 'defineMessages'], {
 		file: 'workplace-bot-thread',
-		openList: { parameter: 'threadId', expect: 'Main Chat' },
+		fill: { groupId: SEED.groups.project._id },
+		openList: { parameter: 'threadId', expect: SEED.groups.project.topics.release.name },
 	}),
 	workplaceNode('Form', 'Create a form', ['resource', 'operation', 'name', 'subject']),
 	workplaceNode('Task', 'Create a task', ['resource', 'operation', 'taskTitle', 'priority']),
@@ -325,6 +330,7 @@ async function runBrowser(browser: Browser, instance: Instance, outDir: string):
 				check(ndv.credential === node.credential, `credential "${node.credential}" selected`, ndv.credential);
 				const missing = node.parameters.filter((p) => !ndv.parameters.includes(p));
 				check(missing.length === 0, `parameters shown: ${ndv.parameters.join(', ')}`, { missing });
+				for (const [parameter, value] of Object.entries(node.fill ?? {})) await fillParameter(page, parameter, value);
 				if (node.openList) {
 					const entries = await openResourceList(page, node.openList.parameter);
 					check(

@@ -159,6 +159,15 @@ export async function readNdv(page: Page): Promise<NdvInfo> {
  * Opens a resource locator's "From list" dropdown (search method against the platform) and waits
  * for its entries; returns their texts.
  */
+/** Types a value into a text parameter of the open node panel, as a user does, then leaves the field. */
+export async function fillParameter(page: Page, parameter: string, value: string): Promise<void> {
+	const input = page.getByTestId('ndv').getByTestId(`parameter-input-${parameter}`).locator('input, textarea').first();
+	await input.click();
+	await input.fill(value);
+	await input.press('Tab');
+	await page.waitForTimeout(300);
+}
+
 export async function openResourceList(page: Page, parameter: string): Promise<string[]> {
 	const ndv = page.getByTestId('ndv');
 	const input = ndv.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input');
