@@ -456,7 +456,11 @@ describe("Workplace Bot: Send to Thread, the group's main chat and node versions
 			const shown = node.description.properties.filter((p) => p.name === 'threadId');
 			return shown.find((p) => {
 				const versions = p.displayOptions?.show?.['@version'] as unknown[] | undefined;
-				return versions?.some((v) => v === version || (typeof v === 'object' && v !== null && version >= 1.1));
+				return versions?.some((v) => {
+					if (v === version) return true;
+					const condition = (v as { _cnd?: { gte?: number; lt?: number } } | null)?._cnd;
+					return condition !== undefined && version >= (condition.gte ?? -Infinity) && version < (condition.lt ?? Infinity);
+				});
 			});
 		};
 		expect(new WorkplaceBot().description.version).toEqual([1, 1.1]);

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { requiredTextField } from '../../shared/descriptions/fields';
+import { BEFORE_V1_1, FROM_V1_1 } from './versions';
 
 /** Version 1's User ID: a text field that takes the ID only. */
 const userIdTextField: INodeProperties = {
@@ -10,7 +11,7 @@ const userIdTextField: INodeProperties = {
 		'e.g. 64f0a0000000000000000001',
 		'ID (uid) of the user, not the username: `_id` from User > Get by Username, or `source.userId` of a Workplace Trigger message event',
 	),
-	displayOptions: { show: { '@version': [1] } },
+	displayOptions: { show: BEFORE_V1_1 },
 };
 
 /** From version 1.1: the user by ID or by username (looked up once per username per run; see ../users.ts). */
@@ -40,7 +41,7 @@ const userLocator: INodeProperties = {
 			hint: 'The username, not the display name; a leading @ is ignored',
 		},
 	],
-	displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+	displayOptions: { show: FROM_V1_1 },
 };
 
 /** The user an operation acts on: User ID (text) in version 1, User (by ID or username) from 1.1, one parameter `userId`. */

@@ -9,13 +9,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { botRequest } from '../../shared/transport/botApi';
 import { invalidInput, isPlainObject, requireId } from '../../shared/validation';
+import { isV1_1OrLater } from './versions';
 
 /** Who the item names: a checked ID, or a username still to look up. */
 export type UserReference = { uid: string } | { username: string };
 
 /** The field as the UI names it: "User" from version 1.1, "User ID" in version 1. */
 function fieldName(ctx: IExecuteFunctions): string {
-	return ctx.getNode().typeVersion >= 1.1 ? 'User' : 'User ID';
+	return isV1_1OrLater(ctx) ? 'User' : 'User ID';
 }
 
 /** The username of a By Username value, or undefined for an ID (By ID, or version 1's text). */

@@ -5,6 +5,7 @@ import { idLocator } from '../../../shared/descriptions/locator';
 import { groupIdField } from '../common.descriptions';
 import { messageFields } from './messageFields';
 import { optionsProperty, property } from './properties';
+import { BEFORE_V1_1, FROM_V1_1 } from '../versions';
 
 const LEAVE_REQUEST = {
 	type: 'buttons',
@@ -37,7 +38,7 @@ export const pushFields: INodeProperties[] = [
 		...property('string', 'Thread ID', 'threadId', `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). Empty sends to the group's main chat.`, {
 			placeholder: 'Leave empty for the main chat',
 		}),
-		displayOptions: { show: { '@version': [1] } },
+		displayOptions: { show: BEFORE_V1_1 },
 	},
 	{
 		...idLocator({
@@ -50,7 +51,7 @@ export const pushFields: INodeProperties[] = [
 			required: false,
 			dependsOn: ['groupId'],
 		}),
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: FROM_V1_1 },
 	},
 	optionsProperty(
 		'Define Messages',

@@ -5,14 +5,13 @@ import { entryList, valueOptions } from '../../../shared/descriptions/fields';
 import { actionFields, buttonList, defaultActionField } from './actionFields';
 import { optionsProperty, property } from './properties';
 import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, LIMITS, MESSAGE_TYPES, TEMPLATE_TYPES } from './spec';
+import { BEFORE_V1_1, FROM_V1_1 } from '../versions';
 
 const ACTIONS_JSON_EXAMPLE = JSON.stringify([{ type: 'message', label: 'Yes', text: 'yes' }], null, 2);
 
 const TEXT_LIMIT = `At most ${LIMITS.text} characters, or ${LIMITS.textWithImageOrTitle} with`;
 
-/** Node version 1.1 brought the column's action builder ("Define Actions"). */
-const FROM_V1_1: Show = { '@version': [{ _cnd: { gte: 1.1 } }] };
-const BEFORE_V1_1: Show = { '@version': [{ _cnd: { lt: 1.1 } }] };
+// Node version 1.1 brought the column's action builder ("Define Actions").
 const COLUMN_ACTIONS_FROM_FIELDS: Show = { ...FROM_V1_1, defineActions: ['fields'] };
 const COLUMN_ACTIONS_AS_JSON: Show = { ...FROM_V1_1, defineActions: ['json'] };
 

@@ -5,6 +5,7 @@ import { invalidInput, requireString } from '../../../shared/validation';
 import { botRequest } from '../../../shared/transport/botApi';
 import { pushFields } from './fields';
 import { getMessages } from './messages';
+import { isV1_1OrLater } from '../versions';
 
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['push'] } }, pushFields);
 
@@ -19,7 +20,7 @@ function requireThreadPart(ctx: IExecuteFunctions, itemIndex: number, parameter:
  * Empty is the group's main chat.
  */
 function optionalThreadId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const field = ctx.getNode().typeVersion >= 1.1 ? 'Thread' : 'Thread ID';
+	const field = isV1_1OrLater(ctx) ? 'Thread' : 'Thread ID';
 	const value = ctx.getNodeParameter('threadId', itemIndex, '', { extractValue: true }) as unknown;
 	if (value === undefined || value === null) return '';
 	if (typeof value !== 'string' && typeof value !== 'number') throw invalidInput(ctx, itemIndex, field, 'must be text', value);
