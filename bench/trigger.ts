@@ -82,7 +82,14 @@ async function countExecutions(server: N8nServer, workflowId: string, status?: s
 	return (await server.executions(status ? { workflowId, status } : { workflowId }, 1)).count;
 }
 
+/** Each side in its own fresh `n8n start`, one after another, so one side's runs never weigh on the other's figures. */
 export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, sim: Simulator, rounds: number): Promise<TriggerRound[]> {
+	const results: TriggerRound[] = [];
+	for (const side of SIDES) results.push(...(await benchSide(inst, packageNodesDir, sim, side, rounds)));
+	return results;
+}
+
+async function benchSide(inst: N8nInstall, packageNodesDir: string, sim: Simulator, side: Side, rounds: number): Promise<TriggerRound[]> {
 	const userFolder = createUserFolder('n8n-bench-trigger-');
 	fs.cpSync(packageNodesDir, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
 	const server = await startN8nServer(inst, {
@@ -97,19 +104,15 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 		const secret = sim.credentials.webhookSecret;
 		const credName = 'Workplace webhook secret (bench)';
 		const cred = await server.rest<{ id: string }>('POST', '/credentials', { name: credName, type: 'workplaceWebhookApi', data: { secret } });
-		const sides: Array<{ side: Side; id: string; url: string }> = [];
-		for (const side of SIDES) {
-			const webhookId = randomUUID();
-			const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', workflowBody(side, webhookId, { id: cred.id, name: credName }));
-			await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-			const url = side !== 'webhook' ? `${server.url}/webhook/${webhookId}/webhook` : `${server.url}/webhook/${webhookId}`;
-			sides.push({ side, id: created.id, url });
-		}
+		const webhookId = randomUUID();
+		const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', workflowBody(side, webhookId, { id: cred.id, name: credName }));
+		await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+		const s = { side, id: created.id, url: side !== 'webhook' ? `${server.url}/webhook/${webhookId}/webhook` : `${server.url}/webhook/${webhookId}` };
 		// An empty delivery: answered without a run by both nodes once n8n serves the webhook.
-		for (const s of sides) await fetchWebhook(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
-		// Warm-up, not measured: without it the side that runs first meets a cold n8n (code not yet
-		// compiled, caches empty) and is measured 30% slower than it is.
-		for (const s of sides) {
+		await fetchWebhook(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+		// Warm-up, not measured: without it a cold n8n (code not yet compiled, caches empty) is
+		// measured 30% slower than it is.
+		{
 			const before = await countExecutions(server, s.id);
 			await pool(WARMUP, IN_FLIGHT, async (i) => {
 				await sendWebhook(s.url, { kind: 'bot', events: [messageEvent({ text: `warm-up ${i}` })] }, { secret, timeoutMs: 120_000 });
@@ -121,53 +124,51 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 			}
 		}
 		for (let round = 1; round <= rounds; round++) {
-			for (const s of sides) {
-				const before = await countExecutions(server, s.id);
-				const succeededBefore = await countExecutions(server, s.id, ['success']);
-				// One new message per delivery, built before the clock starts; the simulator's webhook
-				// sender signs each body (HMAC-SHA256, hex, x-service-signature) as the platform does.
-				const deliveries: WebhookDelivery[] = Array.from({ length: DELIVERIES }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
-				const statuses: Record<string, number> = {};
-				const startRss = memoryOf(server.pid!).rss;
-				resetPeak(server.pid!);
-				const started = Date.now();
-				await pool(DELIVERIES, IN_FLIGHT, async (i) => {
-					const res = await sendWebhook(s.url, deliveries[i], { secret, timeoutMs: 120_000 });
-					statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-				});
-				const answerMs = Date.now() - started;
-				// Recorded: every execution counted and none still new or running.
-				const deadline = Date.now() + Number(process.env.BENCH_RECORD_TIMEOUT_S ?? 300) * 1000;
-				let executions = 0;
-				let recordedMs = NaN;
-				for (;;) {
-					executions = (await countExecutions(server, s.id)) - before;
-					const unfinished = await countExecutions(server, s.id, ['new', 'running']);
-					if (executions >= DELIVERIES && unfinished === 0) {
-						recordedMs = Date.now() - started;
-						break;
-					}
-					if (Date.now() > deadline) break;
-					await sleep(100);
-				}
-				await sleep(1000); // nothing more arrives late
-				const peakAboveStart = memoryOf(server.pid!).peak - startRss;
+			const before = await countExecutions(server, s.id);
+			const succeededBefore = await countExecutions(server, s.id, ['success']);
+			// One new message per delivery, built before the clock starts; the simulator's webhook
+			// sender signs each body (HMAC-SHA256, hex, x-service-signature) as the platform does.
+			const deliveries: WebhookDelivery[] = Array.from({ length: DELIVERIES }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
+			const statuses: Record<string, number> = {};
+			const startRss = memoryOf(server.pid!).rss;
+			resetPeak(server.pid!);
+			const started = Date.now();
+			await pool(DELIVERIES, IN_FLIGHT, async (i) => {
+				const res = await sendWebhook(s.url, deliveries[i], { secret, timeoutMs: 120_000 });
+				statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+			});
+			const answerMs = Date.now() - started;
+			// Recorded: every execution counted and none still new or running.
+			const deadline = Date.now() + Number(process.env.BENCH_RECORD_TIMEOUT_S ?? 300) * 1000;
+			let executions = 0;
+			let recordedMs = NaN;
+			for (;;) {
 				executions = (await countExecutions(server, s.id)) - before;
-				const succeeded = (await countExecutions(server, s.id, ['success'])) - succeededBefore;
-				let unfinished: Record<string, number> | undefined;
-				if (Number.isNaN(recordedMs)) {
-					unfinished = {};
-					for (const status of ['new', 'running', 'waiting', 'error', 'crashed', 'canceled']) {
-						unfinished[status] = await countExecutions(server, s.id, [status]);
-					}
+				const unfinished = await countExecutions(server, s.id, ['new', 'running']);
+				if (executions >= DELIVERIES && unfinished === 0) {
+					recordedMs = Date.now() - started;
+					break;
 				}
-				const r: TriggerRound = { side: s.side, answerMs, recordedMs, statuses, executions, succeeded, peakAboveStart, unfinished };
-				results.push(r);
-				log(
-					`  round ${round} ${s.side}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded)` +
-						`, peak RSS +${(peakAboveStart / MiB).toFixed(0)} MiB${unfinished ? `, by status ${JSON.stringify(unfinished)}` : ''}`,
-				);
+				if (Date.now() > deadline) break;
+				await sleep(100);
 			}
+			await sleep(1000); // nothing more arrives late
+			const peakAboveStart = memoryOf(server.pid!).peak - startRss;
+			executions = (await countExecutions(server, s.id)) - before;
+			const succeeded = (await countExecutions(server, s.id, ['success'])) - succeededBefore;
+			let unfinished: Record<string, number> | undefined;
+			if (Number.isNaN(recordedMs)) {
+				unfinished = {};
+				for (const status of ['new', 'running', 'waiting', 'error', 'crashed', 'canceled']) {
+					unfinished[status] = await countExecutions(server, s.id, [status]);
+				}
+			}
+			const r: TriggerRound = { side: s.side, answerMs, recordedMs, statuses, executions, succeeded, peakAboveStart, unfinished };
+			results.push(r);
+			log(
+				`  round ${round} ${s.side}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded)` +
+					`, peak RSS +${(peakAboveStart / MiB).toFixed(0)} MiB${unfinished ? `, by status ${JSON.stringify(unfinished)}` : ''}`,
+			);
 		}
 	} finally {
 		await server.stop();

@@ -1,7 +1,9 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
@@ -12,6 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
+import { runStarted } from './pacing';
 import { assertWebhookCredential } from './secret';
 import { receiveDelivery } from './webhook';
 
@@ -102,5 +105,14 @@ export class WorkplaceTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDelivery.call(this);
+	}
+
+	// A run starts with the events webhook() returned: n8n's engine calls execute() with them as
+	// they are, and the node passes them on unchanged. That is the moment the delivery is answered
+	// (pacing.ts), as n8n's Webhook node answers once its run has started.
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		runStarted(items);
+		return [items];
 	}
 }

@@ -86,6 +86,8 @@ interface Scope {
 	keys: RecentSet;
 	/** Group ids of direct chats named by join events, oldest first. */
 	chats: RecentSet;
+	/** Keys whose first delivery is still being worked on (picture, waiting for its run): not answered yet. */
+	inProgress: Set<string>;
 	/** The stored key list last merged into `keys`: an unchanged one is not parsed again. */
 	mergedKeys?: string;
 	mergedChats?: string;
@@ -116,6 +118,7 @@ function scopeOf(scope: string): Scope {
 	entry = {
 		keys: new RecentSet(RECENT_EVENT_LIMIT),
 		chats: new RecentSet(RECENT_EVENT_LIMIT),
+		inProgress: new Set(),
 		savedAt: 0,
 		unsaved: 0,
 		mustSave: false,
@@ -158,11 +161,15 @@ function storedLacks(held: string[], stored: string[]): boolean {
 export interface Claim {
 	/** For each key: true when this delivery is the first to bring it. */
 	fresh: boolean[];
+	/** Whether a key that is not fresh belongs to a delivery still being worked on (not answered yet). */
+	inProgress: boolean;
 	/** Forget the keys this claim added (the run could not start; a redelivery may run). */
 	release(): void;
+	/** The delivery was answered: its keys are no longer in progress. */
+	answered(): void;
 	/**
-	 * Once the delivery is answered and nothing can stop its run: writes the keys into the static
-	 * data when they are due (true: n8n must save it), or leaves them to a later delivery.
+	 * Once nothing can stop its run (its items are ready): writes the keys into the static data when
+	 * they are due (true: n8n must save it), or leaves them to a later delivery.
 	 */
 	settle(): Promise<boolean>;
 }
@@ -200,10 +207,15 @@ export function claimEventKeys(
 		if (typeof stored === 'string') entry.mergedKeys = stored;
 	}
 	const claimed: string[] = [];
+	let inProgress = false;
 	const fresh = keys.map((key) => {
 		const compact = compactKey(key);
-		if (set.has(compact)) return false;
+		if (set.has(compact)) {
+			if (entry.inProgress.has(compact)) inProgress = true;
+			return false;
+		}
 		set.add(compact);
+		entry.inProgress.add(compact);
 		claimed.push(compact);
 		return true;
 	});
@@ -213,8 +225,12 @@ export function claimEventKeys(
 		entry.mergedKeys = list;
 	};
 
+	const answered = () => {
+		for (const key of claimed) entry.inProgress.delete(key);
+	};
 	const release = () => {
 		if (!claimed.length) return;
+		answered();
 		for (const key of claimed) set.delete(key);
 		write();
 		entry.mustSave = true;
@@ -228,7 +244,9 @@ export function claimEventKeys(
 			(entry.mustSave || entry.unsaved >= SAVE_EVERY_KEYS || now - entry.savedAt >= SAVE_INTERVAL_MS);
 		return {
 			fresh,
+			inProgress,
 			release,
+			answered,
 			async settle() {
 				if (!due) return false;
 				write();
@@ -242,7 +260,9 @@ export function claimEventKeys(
 
 	return {
 		fresh,
+		inProgress,
 		release,
+		answered,
 		async settle() {
 			if (!claimed.length && !entry.mustSave && !storedLacks(set.toArray(), splitKeys(stored))) return false;
 			if (!entry.unwrittenSince) entry.unwrittenSince = Date.now();

@@ -5,6 +5,7 @@ import { downloadPicture } from '../shared/transport/botApi';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { BotDelivery, SignatureCheck } from './delivery';
+import { answerWhenRunStarts } from './pacing';
 import {
 	hasWebhookCredential,
 	MISSING_WEBHOOK_CREDENTIAL,
@@ -46,7 +47,13 @@ function defaultRememberEvents(typeVersion: number): RememberEvents {
 	return typeVersion >= 1.1 ? 'everyDelivery' : 'batched';
 }
 
-/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused, 500 when misconfigured. */
+/**
+ * A redelivery of an event whose first delivery is still being worked on is asked to come again
+ * after this many seconds (503): its first delivery may yet fail, and then only a redelivery runs it.
+ */
+export const IN_PROGRESS_RETRY_AFTER_S = 10;
+
+/** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused, 5xx when misconfigured or busy. */
 function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	ctx.getResponseObject().status(status).json(status < 300 ? { received: 0, message } : { message });
 	return { noWebhookResponse: true };
@@ -190,8 +197,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// delivery is listened for on purpose).
 	let fresh = candidates;
 	let release = () => {};
+	let answered = () => {};
 	let settle = async () => false;
-	if (this.getMode() !== 'manual') {
+	const production = this.getMode() !== 'manual';
+	if (production) {
 		const claim = claimEventKeys(
 			scope,
 			staticData,
@@ -201,7 +210,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		);
 		fresh = candidates.filter((_, i) => claim.fresh[i]);
 		release = claim.release;
+		answered = claim.answered;
 		settle = claim.settle;
+		if (!fresh.length && claim.inProgress) {
+			this.getResponseObject().setHeader('Retry-After', String(IN_PROGRESS_RETRY_AFTER_S));
+			return reply(this, 503, 'The first delivery of this event is still being received; retry later');
+		}
 		if (!fresh.length) {
 			const answered = reply(this, 200, 'Already received; no run started');
 			// The stored copy may lack keys this process holds: it is written again.
@@ -219,7 +233,13 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// The node answers itself, so n8n saves the static data before it starts the run: on n8n 2,
 	// an answer left to n8n comes after the run is started, and starting it re-wraps the same
 	// static data object, which clears n8n's "changed" flag, so the keys were never saved.
-	this.getResponseObject().status(200).json({ received: items.length });
+	// The answer waits for the run to start (pacing.ts), except in test mode.
 	await settle();
+	const answer = () => {
+		answered();
+		this.getResponseObject().status(200).json({ received: items.length });
+	};
+	if (production) answerWhenRunStarts(items, answer);
+	else answer();
 	return { noWebhookResponse: true, workflowData: [items] };
 }

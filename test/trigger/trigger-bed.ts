@@ -11,7 +11,11 @@
  *
  * What n8n does with the result is modelled per major (`n8nFlow`, webhook-helpers.ts and
  * live-webhooks.ts of n8n 1.123 and 2.41):
- * - `noWebhookResponse`: the node answered itself; n8n saves the static data, then starts the run.
+ * - `noWebhookResponse`: the answer is the node's; n8n saves the static data, then starts the run.
+ *   The run is started here as n8n does it (WorkflowExecute with the trigger and its items on the
+ *   stack), so the node's execute() runs and the answer it holds until then is sent; a delivery
+ *   resolves once it was answered (`runs: false` in the options starts no run, as in queue mode,
+ *   where runs start on workers).
  * - otherwise (responseMode onReceived): n8n 1 saves and answers 200, then starts the run; n8n 2
  *   starts the run first and then saves and answers. Starting a run builds another Workflow on
  *   the same static data object, which resets the flag (ObservableObject.create), so on n8n 2 a
@@ -21,20 +25,22 @@
 import 'reflect-metadata';
 import '../helpers/engine-env';
 
-import { HookContext, WebhookContext } from 'n8n-core';
+import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
 	INodeType,
+	IRun,
 	IWebhookData,
 	IWebhookResponseData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Workflow, deepCopy } from 'n8n-workflow';
+import { Workflow, createRunExecutionData, deepCopy } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
+import { workflowBaseOf } from '../helpers/engine';
 import { createAdditionalData } from '../helpers/engine-additional-data';
 import { initEngineContainer, useBinaryDataMode } from '../helpers/engine-container';
 import { CredentialStore, EngineCredentialsHelper, credentialIdFor } from '../helpers/engine-credentials';
@@ -62,6 +68,14 @@ export interface DeliveryOutcome {
 	runStarted: boolean;
 	/** Items of the run that starts (output 0). */
 	items: INodeExecutionData[];
+	/** The run n8n started with them (when runs start in this process). */
+	run?: IRun;
+	/** Response headers the node set (e.g. Retry-After). */
+	headers?: Record<string, string>;
+	/** Whether the answer had been sent when webhook() returned, before n8n started the run. */
+	answeredAtReturn?: boolean;
+	/** 'webhook' (production) or 'manual'. */
+	mode?: WorkflowExecuteMode;
 	/** What webhook() returned (undefined when it threw). */
 	result?: IWebhookResponseData;
 	/** The error webhook() threw. */
@@ -77,6 +91,13 @@ class FakeResponse {
 
 	headers: Record<string, string> = {};
 
+	private answeredNow: () => void = () => {};
+
+	/** Resolves when the answer was sent (json, send or end). */
+	readonly answered = new Promise<void>((resolve) => {
+		this.answeredNow = resolve;
+	});
+
 	status(code: number): this {
 		this.statusCode = code;
 		return this;
@@ -87,6 +108,7 @@ class FakeResponse {
 		this.headers['content-type'] = 'application/json; charset=utf-8';
 		this.body = body;
 		this.headersSent = true;
+		this.answeredNow();
 		return this;
 	}
 
@@ -94,11 +116,13 @@ class FakeResponse {
 		if (typeof body === 'string') this.headers['content-type'] ??= 'text/html; charset=utf-8';
 		this.body = body;
 		this.headersSent = true;
+		this.answeredNow();
 		return this;
 	}
 
 	end(): this {
 		this.headersSent = true;
+		this.answeredNow();
 		return this;
 	}
 
@@ -121,6 +145,8 @@ export interface TriggerBedOptions {
 	typeVersion?: number;
 	/** Which n8n major's webhook flow to model (default 2). */
 	n8nFlow?: 1 | 2;
+	/** Whether runs start in this process (default true; false models queue mode, where workers run them). */
+	runs?: boolean;
 }
 
 /** One saved workflow holding a Workplace Trigger, receiving deliveries. */
@@ -141,8 +167,11 @@ export class TriggerBed {
 
 	private readonly n8nFlow: 1 | 2;
 
+	private readonly runs: boolean;
+
 	constructor(options: TriggerBedOptions) {
 		this.n8nFlow = options.n8nFlow ?? 2;
+		this.runs = options.runs ?? true;
 		this.workflowId = options.workflowId ?? `wf-${randomUUID()}`;
 		this.nodeId = options.nodeId ?? randomUUID();
 		this.storedStaticData = options.staticData === undefined ? undefined : deepCopy(options.staticData);
@@ -286,6 +315,7 @@ export class TriggerBed {
 		} catch (e) {
 			error = e as Error;
 		}
+		const answeredAtReturn = res.headersSent;
 		const staticData = workflow.staticData as IDataObject;
 		const save = () => {
 			if (mode === 'manual' || staticData.__dataChanged !== true) return;
@@ -295,8 +325,22 @@ export class TriggerBed {
 			this.staticDataSaves++;
 			staticData.__dataChanged = false;
 		};
+		// n8n's run: a Workflow on the same static data object, the trigger and its items on the stack.
+		let running: Promise<IRun> | undefined;
 		const startRun = () => {
-			if (result?.workflowData !== undefined) newWorkflow();
+			if (result?.workflowData === undefined) return;
+			const runWorkflow = newWorkflow();
+			if (!this.runs) return;
+			const runData = createRunExecutionData({
+				executionData: {
+					nodeExecutionStack: [{ node: runWorkflow.getNode(this.node.name)!, data: { main: result.workflowData }, source: null }],
+				},
+			});
+			// Its own additional data, as n8n's WorkflowRunner makes it: no HTTP request or response.
+			const executionId = randomUUID();
+			const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowBaseOf(runWorkflow));
+			const runAdditionalData = createAdditionalData({ credentialsHelper, executionId, hooks });
+			running = new WorkflowExecute(runAdditionalData, mode, runData).processRunExecutionData(runWorkflow);
 		};
 		if (!error) {
 			if (result?.noWebhookResponse || this.n8nFlow === 1) {
@@ -311,8 +355,21 @@ export class TriggerBed {
 		if (error) return { status: 500, body: { message: error.message }, runStarted: false, items: [], error };
 		const items = result?.workflowData?.[0] ?? [];
 		const runStarted = result?.workflowData !== undefined;
+		const run = await running;
 		if (result?.noWebhookResponse) {
-			return { status: res.statusCode, body: res.body, contentType: res.headers['content-type'], runStarted, items, result };
+			await res.answered;
+			return {
+				status: res.statusCode,
+				body: res.body,
+				contentType: res.headers['content-type'],
+				headers: res.headers,
+				runStarted,
+				items,
+				result,
+				run,
+				answeredAtReturn,
+				mode,
+			};
 		}
 		return { status: 200, body: { message: 'Workflow was started' }, runStarted, items, result };
 	}

@@ -66,6 +66,11 @@ function expectRun(outcome: DeliveryOutcome, count: number) {
 	expect(outcome.result?.noWebhookResponse).toBe(true);
 	expect(outcome.body).toEqual({ received: count });
 	expect(outcome.contentType).toMatch(/^application\/json/);
+	// Paced like n8n's Webhook node: in production the answer waits until the run has started
+	// (the node's execute() got these very items); a test event is answered at once.
+	expect(outcome.answeredAtReturn).toBe(outcome.mode === 'manual');
+	const ran = outcome.run?.data.resultData.runData['Workplace Trigger']?.[0]?.data?.main[0] ?? [];
+	expect(ran.map((item) => [item.json, item.binary])).toEqual(outcome.items.map((item) => [item.json, item.binary]));
 }
 
 function expectNoRun(outcome: DeliveryOutcome, status: number) {
@@ -494,14 +499,20 @@ describe('duplicates', () => {
 		expect(mixed.items[0].json).toEqual(newJoin);
 	});
 
-	test('two identical deliveries arriving at the same time start one run', async () => {
+	test('identical deliveries arriving at the same time start one run; the others get 503 with Retry-After until it was answered', async () => {
 		const bed = signedBed();
 		const raw = bot(messageEvent(), joinEvent());
 		const outcomes = await Promise.all([bed.deliver(signed(raw)), bed.deliver(signed(raw)), bed.deliver(signed(raw))]);
 		expect(outcomes.filter((o) => o.runStarted)).toHaveLength(1);
-		expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200]);
+		expect(outcomes.map((o) => [o.status, o.body, o.headers?.['retry-after']])).toEqual([
+			[200, { received: 2 }, undefined],
+			[503, { message: 'The first delivery of this event is still being received; retry later' }, '10'],
+			[503, { message: 'The first delivery of this event is still being received; retry later' }, '10'],
+		]);
 		// Saved static data holds both keys although the requests overwrote each other's copy.
 		expect(savedEventKeys(bed)).toHaveLength(2);
+		// Once the first was answered, the platform's retry is a duplicate like any other.
+		expectNoRun(await bed.deliver(signed(raw)), 200);
 	});
 
 	test('Remember Received Events "On Every Delivery": concurrent deliveries share a write, no key lost from the saved static data', async () => {
