@@ -60,7 +60,14 @@ import {
 	type TargetId,
 } from './lib/n8n';
 import { formatDuration, sleep } from './lib/proc';
-import { startQueueCluster, QUEUE_DATABASE, type QueueCluster } from './lib/queue-cluster';
+import {
+	clusterOutputTails,
+	executionsPerWorker,
+	startQueueCluster,
+	workerLogMarks,
+	QUEUE_DATABASE,
+	type QueueCluster,
+} from './lib/queue-cluster';
 
 const log = (m: string) => process.stdout.write(`${m}\n`);
 const verbose = process.env.QUEUE_VERBOSE === '1';
@@ -94,14 +101,6 @@ async function restCredential(cluster: QueueCluster, name: string, type: string,
 	return { id: await createCredentialIn(cluster.main, name, type, data), name, type, data: () => data };
 }
 
-/** Executions each worker started, from its log ("... execution <id> ..." at info level). */
-function executionsPerWorker(cluster: QueueCluster, since: number[]): number[] {
-	return cluster.workers.map((w, i) => {
-		const lines = w.output().split('\n').slice(since[i]);
-		return lines.filter((l) => /Worker started execution|Start job/i.test(l)).length;
-	});
-}
-
 // ---------------------------------------------------------------------------------------------
 // 1. Bot: one token request per worker
 
@@ -129,7 +128,7 @@ async function botPhase(cluster: QueueCluster, sim: Simulator, lines: string[]):
 	const round = async (name: string) => {
 		sim.log.clear();
 		sim.state.clearMessages();
-		const since = cluster.workers.map((w) => w.output().split('\n').length - 1);
+		const since = workerLogMarks(cluster);
 		const texts: string[] = [];
 		const bodies = Array.from({ length: EXECUTIONS }, (_, run) => ({
 			messages: Array.from({ length: SENDS_PER_EXECUTION }, (_, i) => {
@@ -486,11 +485,7 @@ async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
 		await phase('send and wait', () => sendAndWaitPhase(cluster!, inst, sim!, lines));
 		return { target: id, ok: true, lines, durationMs: Date.now() - started };
 	} catch (e) {
-		const outputs = cluster
-			? [cluster.main, ...cluster.workers, ...cluster.webhookProcesses]
-					.map((s, i) => `--- ${['main', ...cluster!.workers.map((_, n) => `worker${n + 1}`), ...cluster!.webhookProcesses.map((_, n) => `webhook${n + 1}`)][i]} (tail) ---\n${s.output().split('\n').slice(-15).join('\n')}`)
-					.join('\n')
-			: '';
+		const outputs = cluster ? clusterOutputTails(cluster) : '';
 		return { target: id, ok: false, lines, durationMs: Date.now() - started, error: `${(e as Error).stack ?? String(e)}\n${outputs}` };
 	} finally {
 		await cluster?.stop();

@@ -35,8 +35,10 @@ export interface QueueClusterOptions {
 	tarball: string;
 	workers?: number;
 	webhookProcesses?: number;
-	/** Executions a worker runs at once (`n8n worker --concurrency`). */
+	/** Executions a worker runs at once (`n8n worker --concurrency`; default DEFAULT_WORKER_CONCURRENCY). */
 	concurrency?: number;
+	/** More environment for every n8n process (e.g. EXECUTIONS_DATA_PRUNE). */
+	env?: NodeJS.ProcessEnv;
 	/**
 	 * nginx's upstream `hash` for the webhook processes. The default sends every request for one
 	 * URL (one trigger) to the same webhook process; '' = round robin.
@@ -66,6 +68,9 @@ export interface QueueCluster {
 
 export const QUEUE_DATABASE = 'n8n';
 
+/** `n8n worker --concurrency` unless QueueClusterOptions.concurrency says otherwise (n8n's own default is 10). */
+export const DEFAULT_WORKER_CONCURRENCY = 5;
+
 /**
  * WEBHOOK_URL of every process: the public address a deployment sets everywhere. Workers build
  * resume URLs from it, and n8n 1.x signs their host; the tests send such URLs to nginx or a
@@ -77,7 +82,7 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 	const log = options.log ?? (() => undefined);
 	const workerCount = options.workers ?? 2;
 	const webhookCount = options.webhookProcesses ?? 2;
-	const concurrency = options.concurrency ?? 5;
+	const concurrency = options.concurrency ?? DEFAULT_WORKER_CONCURRENCY;
 	const timings: string[] = [];
 	const folders: string[] = [];
 	const started: Array<{ stop(): Promise<void> }> = [];
@@ -127,6 +132,7 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 			N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '15',
 			WEBHOOK_URL: QUEUE_PUBLIC_URL,
+			...options.env,
 		};
 		const logLevel = options.verbose ? 'debug' : 'info';
 		const start = (name: string, command: 'start' | 'worker' | 'webhook', folder: string, extra: NodeJS.ProcessEnv = {}, port?: number) =>
@@ -190,4 +196,33 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 		await stopAll();
 		throw e;
 	}
+}
+
+/** The cluster's n8n processes by name, as a request goes: main, webhook1, webhook2, …, worker1, worker2, … */
+export function clusterProcesses(cluster: QueueCluster): Array<{ name: string; server: N8nServer }> {
+	return [
+		{ name: 'main', server: cluster.main },
+		...cluster.webhookProcesses.map((server, i) => ({ name: `webhook${i + 1}`, server })),
+		...cluster.workers.map((server, i) => ({ name: `worker${i + 1}`, server })),
+	];
+}
+
+/** The last `lines` lines each n8n process printed, for a failure report. */
+export function clusterOutputTails(cluster: QueueCluster, lines = 15): string {
+	return clusterProcesses(cluster)
+		.map(({ name, server }) => `--- ${name} (tail) ---\n${server.output().split('\n').slice(-lines).join('\n')}`)
+		.join('\n');
+}
+
+/** Where each worker's log stands now: pass it to executionsPerWorker later. */
+export function workerLogMarks(cluster: QueueCluster): number[] {
+	return cluster.workers.map((w) => w.output().split('\n').length - 1);
+}
+
+/** Executions each worker started since `since` (workerLogMarks), from its log ("Worker started execution <id>" at info level). */
+export function executionsPerWorker(cluster: QueueCluster, since: number[]): number[] {
+	return cluster.workers.map((w, i) => {
+		const lines = w.output().split('\n').slice(since[i]);
+		return lines.filter((l) => /Worker started execution|Start job/i.test(l)).length;
+	});
 }
