@@ -11,11 +11,18 @@
  *       n8n's peak RSS above idle and seconds (bench/files.ts).
  *   (c) Trigger: 2,000 signed deliveries at 20 in flight vs the Webhook node (bench/trigger.ts).
  *   (d) Package: time to load all nodes and credentials; size of the packed tarball.
+ *   (f) Queue mode: the burst of (c) through nginx to 2 webhook processes and 2 workers (PostgreSQL,
+ *       Redis; scripts/lib/queue-cluster.ts), Workplace Trigger vs Webhook, a fresh cluster per side:
+ *       answers, executions, runs per worker, peak RSS and CPU time of each n8n process (bench/queue-burst.ts).
  *
  * Switches: BENCH_ROUNDS (default 3), BENCH_TARGET (1 = n8n 1.x on Node 20, default; 2),
- * BENCH_ONLY=a,b,c,d,e (default all; a and e run together), BENCH_SEND_SCENARIOS (for a/e, e.g. "rate limit"), BENCH_BINARY_MODES=filesystem,database (for b), BENCH_KEEP=1 keeps the user folders.
+ * BENCH_ONLY=a,b,c,d,e,f (default all; a and e run together), BENCH_SEND_SCENARIOS (for a/e, e.g. "rate limit"), BENCH_BINARY_MODES=filesystem,database (for b), BENCH_KEEP=1 keeps the user folders.
  * For (c): BENCH_DELIVERIES (2000), BENCH_TRIGGER_SIDES (workplaceTrigger,workplaceTriggerBatched,webhook),
- * BENCH_RECORD_TIMEOUT_S (300), BENCH_PRODUCTION_CONCURRENCY (-1), BENCH_N8N_ENV (JSON, e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}). Needs dist/ (npm run build) and an installed n8n (npm run n8n:install).
+ * BENCH_RECORD_TIMEOUT_S (300), BENCH_PRODUCTION_CONCURRENCY (-1), BENCH_N8N_ENV (JSON, e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}), BENCH_WARMUP (300).
+ * For (f): BENCH_DELIVERIES, BENCH_WARMUP, BENCH_RECORD_TIMEOUT_S and BENCH_N8N_ENV (every n8n process) as for (c);
+ * BENCH_QUEUE_ROUND_ROBIN=1 spreads the one trigger URL over both webhook processes (default: one URL, one
+ * process). Starts PostgreSQL, Redis and nginx as `npm run test:queue` does (installed with apt-get when missing).
+ * Needs dist/ (npm run build) and an installed n8n (npm run n8n:install).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -37,12 +44,13 @@ import { getFreePort, run } from '../scripts/lib/proc';
 import { startSimulator } from '../simulator';
 import { benchFiles, BINARY_MODES, filesSection } from './files';
 import { log, stat } from './lib';
+import { benchQueueBurst, queueBurstSection } from './queue-burst';
 import { benchSends, sendSections } from './sends';
 import { benchTrigger, triggerSection } from './trigger';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const TARGET = (process.env.BENCH_TARGET ?? '1') as TargetId;
-const ONLY = (process.env.BENCH_ONLY ?? 'a,b,c,d,e').split(',').map((s) => s.trim());
+const ONLY = (process.env.BENCH_ONLY ?? 'a,b,c,d,e,f').split(',').map((s) => s.trim());
 const LATENCY_MS = 20;
 /** Report file under bench/ (a partial run can write elsewhere than RESULTS.md). */
 const BENCH_OUT = process.env.BENCH_OUT ?? 'RESULTS.md';
@@ -119,37 +127,44 @@ function packageSection(p: PackageFigures): string[] {
 async function main(): Promise<void> {
 	const sections: string[] = [];
 	let inst: N8nInstall | undefined;
-	const inN8n = ['a', 'b', 'c', 'e'].filter((x) => ONLY.includes(x));
-	if (inN8n.length) {
+	// (f) starts its own n8n processes from the tarball; the others share one user folder.
+	const inFolder = ['a', 'b', 'c', 'e'].filter((x) => ONLY.includes(x));
+	if (inFolder.length || ONLY.includes('f')) {
 		inst = findInstalled(TARGETS[TARGET]);
 		if (!inst) throw new Error(`n8n ${TARGETS[TARGET].n8nVersion} is not installed: run \`npm run n8n:install\``);
 		const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-pack-'));
-		const userFolder = createUserFolder('n8n-bench-');
+		const userFolder = inFolder.length ? createUserFolder('n8n-bench-') : undefined;
 		const sim = await startSimulator({ port: 0, latencyMs: LATENCY_MS });
 		try {
 			const tarball = await packPackage(tmp);
-			await installCommunityPackage(inst, userFolder, tarball);
-			const env = n8nEnv(inst, {
-				userFolder,
-				logLevel: 'info',
-				env: { N8N_RUNNERS_BROKER_PORT: String(await getFreePort()), N8N_PORT: String(await getFreePort()) },
-			});
-			if (ONLY.includes('a') || ONLY.includes('e')) {
-				log(`(a, e) Bot send text vs HTTP Request: n8n ${TARGETS[TARGET].n8nVersion}, ${ROUNDS} round(s)`);
-				sections.push(...sendSections(await benchSends(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
+			if (userFolder) {
+				await installCommunityPackage(inst, userFolder, tarball);
+				const env = n8nEnv(inst, {
+					userFolder,
+					logLevel: 'info',
+					env: { N8N_RUNNERS_BROKER_PORT: String(await getFreePort()), N8N_PORT: String(await getFreePort()) },
+				});
+				if (ONLY.includes('a') || ONLY.includes('e')) {
+					log(`(a, e) Bot send text vs HTTP Request: n8n ${TARGETS[TARGET].n8nVersion}, ${ROUNDS} round(s)`);
+					sections.push(...sendSections(await benchSends(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
+				}
+				if (ONLY.includes('b')) {
+					log(`(b) Knowledge 256 MiB upload and download vs HTTP Request: ${BINARY_MODES.join(' and ')} mode, ${ROUNDS} round(s)`);
+					sections.push(...filesSection(await benchFiles(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
+				}
+				if (ONLY.includes('c')) {
+					log(`(c) Trigger deliveries vs Webhook: ${ROUNDS} round(s)`);
+					sections.push(...triggerSection(await benchTrigger(inst, path.join(userFolder, '.n8n', 'nodes'), sim, ROUNDS)));
+				}
 			}
-			if (ONLY.includes('b')) {
-				log(`(b) Knowledge 256 MiB upload and download vs HTTP Request: ${BINARY_MODES.join(' and ')} mode, ${ROUNDS} round(s)`);
-				sections.push(...filesSection(await benchFiles(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
-			}
-			if (ONLY.includes('c')) {
-				log(`(c) Trigger deliveries vs Webhook: ${ROUNDS} round(s)`);
-				sections.push(...triggerSection(await benchTrigger(inst, path.join(userFolder, '.n8n', 'nodes'), sim, ROUNDS)));
+			if (ONLY.includes('f')) {
+				log(`(f) Queue mode: trigger deliveries vs Webhook through 2 webhook processes and 2 workers, ${ROUNDS} round(s)`);
+				sections.push(...queueBurstSection(await benchQueueBurst(inst, tarball, sim, ROUNDS)));
 			}
 		} finally {
 			await sim.close();
 			fs.rmSync(tmp, { recursive: true, force: true });
-			if (!process.env.BENCH_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+			if (userFolder && !process.env.BENCH_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 		}
 	}
 	if (ONLY.includes('d')) {

@@ -32,6 +32,14 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
 	return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }
 
+/** CPU time a process has used so far (user + system), in seconds (Linux /proc; USER_HZ is 100). */
+export function cpuSecondsOf(pid: number): number {
+	const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+	// after "pid (comm) ": state is field 3, utime 14 and stime 15
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Resets a process's peak RSS (VmHWM) to its current RSS: `5` to /proc/<pid>/clear_refs. */
 export function resetPeak(pid: number): void {
 	fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');

@@ -11,16 +11,16 @@ import * as path from 'node:path';
 import { createUserFolder, fetchWebhook, startN8nServer, type N8nInstall, type N8nServer } from '../scripts/lib/n8n';
 import { sleep } from '../scripts/lib/proc';
 import { messageEvent, sendWebhook, type Simulator, type WebhookDelivery } from '../simulator';
-import { log, memoryOf, MiB, pool, resetPeak, stat } from './lib';
+import { cpuSecondsOf, log, memoryOf, MiB, pool, resetPeak, stat } from './lib';
 
 const PACKAGE = 'n8n-nodes-workplace';
 export const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
 export const IN_FLIGHT = 20;
 /** Deliveries per side before the measured rounds (BENCH_WARMUP). */
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 
 /** Workplace Trigger at its default (1.1: received events saved on every delivery), with Batched saving, and n8n's Webhook node. */
-type Side = 'workplaceTrigger' | 'workplaceTriggerBatched' | 'webhook';
+export type Side = 'workplaceTrigger' | 'workplaceTriggerBatched' | 'webhook';
 const ALL_SIDES: Side[] = ['workplaceTrigger', 'workplaceTriggerBatched', 'webhook'];
 /** BENCH_TRIGGER_SIDES: a comma list of sides (default all). */
 const SIDES: Side[] = process.env.BENCH_TRIGGER_SIDES
@@ -28,28 +28,51 @@ const SIDES: Side[] = process.env.BENCH_TRIGGER_SIDES
 	: ALL_SIDES;
 /** N8N_CONCURRENCY_PRODUCTION_LIMIT of the measured n8n (BENCH_PRODUCTION_CONCURRENCY; n8n's default -1 = unlimited). BENCH_N8N_ENV: more environment for it, as a JSON object. */
 export const PRODUCTION_CONCURRENCY = process.env.BENCH_PRODUCTION_CONCURRENCY ?? '-1';
-const SIDE_NAMES: Record<Side, string> = {
+export const SIDE_NAMES: Record<Side, string> = {
 	workplaceTrigger: 'Workplace Trigger (default: saved on every delivery)',
 	workplaceTriggerBatched: 'Workplace Trigger (Remember Received Events: Batched)',
 	webhook: 'Webhook',
 };
 
-export interface TriggerRound {
-	side: Side;
+/** One measured burst: DELIVERIES signed deliveries at IN_FLIGHT in flight to one workflow. */
+export interface Burst {
 	/** First request sent to last answer received. */
 	answerMs: number;
-	/** First request sent until n8n had recorded every execution as finished. */
+	/** First request sent until n8n had recorded every execution as finished (NaN: not within BENCH_RECORD_TIMEOUT_S). */
 	recordedMs: number;
 	statuses: Record<string, number>;
 	executions: number;
 	succeeded: number;
-	/** Peak RSS of n8n's process during the round, above its RSS before it. */
-	peakAboveStart: number;
+	/** Executions that ended in error or crashed. */
+	errored: number;
+	/** Peak RSS of each measured process during the burst, above its RSS before it (BurstTarget.processes' order). */
+	peaksAboveStart: number[];
+	/** CPU seconds each measured process used from the first request until all were recorded (+1 s). */
+	cpuSeconds: number[];
 	/** Executions by status when the round ended (only when not all finished). */
 	unfinished?: Record<string, number>;
 }
 
-function workflowBody(side: Side, webhookId: string, credential: { id: string; name: string }) {
+export interface TriggerRound extends Burst {
+	side: Side;
+}
+
+/** Where a burst goes and what is measured. */
+export interface BurstTarget {
+	/** The n8n whose REST API counts the executions (in queue mode: the main process). */
+	server: N8nServer;
+	workflowId: string;
+	/** The production URL the deliveries are sent to. */
+	url: string;
+	/** The webhook secret the deliveries are signed with. */
+	secret: string;
+	/** Processes whose peak RSS is measured. */
+	processes: Array<{ name: string; pid: number }>;
+	/** For the log lines, e.g. the side. */
+	label: string;
+}
+
+export function workflowBody(side: Side, webhookId: string, credential: { id: string; name: string }) {
 	const trigger =
 		side !== 'webhook'
 			? {
@@ -78,8 +101,100 @@ function workflowBody(side: Side, webhookId: string, credential: { id: string; n
 	};
 }
 
+/**
+ * The side's credential (the secret) and its active workflow (workflowBody), created through
+ * `server`'s REST API (after setupOwner()). The production URL is /webhook/<webhookId>[/<webhookPath>].
+ */
+export async function createSideWorkflow(server: N8nServer, side: Side, secret: string): Promise<{ workflowId: string; webhookId: string; webhookPath?: string }> {
+	const credName = 'Workplace webhook secret (bench)';
+	const cred = await server.rest<{ id: string }>('POST', '/credentials', { name: credName, type: 'workplaceWebhookApi', data: { secret } });
+	const webhookId = randomUUID();
+	const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', workflowBody(side, webhookId, { id: cred.id, name: credName }));
+	await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	return { workflowId: created.id, webhookId, webhookPath: side !== 'webhook' ? 'webhook' : undefined };
+}
+
 async function countExecutions(server: N8nServer, workflowId: string, status?: string[]): Promise<number> {
 	return (await server.executions(status ? { workflowId, status } : { workflowId }, 1)).count;
+}
+
+/**
+ * Waits until the URL is served, then sends WARMUP deliveries (not measured) and waits until their
+ * executions are recorded: without it a cold n8n (code not yet compiled, caches empty) is measured
+ * 30% slower than it is.
+ */
+export async function warmUp(t: BurstTarget): Promise<void> {
+	// An empty delivery: answered without a run by both nodes once n8n serves the webhook.
+	await fetchWebhook(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
+	const before = await countExecutions(t.server, t.workflowId);
+	await pool(WARMUP, IN_FLIGHT, async (i) => {
+		await sendWebhook(t.url, { kind: 'bot', events: [messageEvent({ text: `warm-up ${i}` })] }, { secret: t.secret, timeoutMs: 120_000 });
+	});
+	const deadline = Date.now() + 120_000;
+	while ((await countExecutions(t.server, t.workflowId)) - before < WARMUP || (await countExecutions(t.server, t.workflowId, ['new', 'running'])) > 0) {
+		if (Date.now() > deadline) throw new Error(`warm-up of ${t.label}: executions not recorded within 120 s`);
+		await sleep(100);
+	}
+}
+
+/** One measured burst (round `round`): answers, executions recorded, peak RSS of each process. */
+export async function burst(t: BurstTarget, round: number): Promise<Burst> {
+	const { server, workflowId: id } = t;
+	const before = await countExecutions(server, id);
+	const succeededBefore = await countExecutions(server, id, ['success']);
+	const erroredBefore = await countExecutions(server, id, ['error', 'crashed']);
+	// One new message per delivery, built before the clock starts; the simulator's webhook
+	// sender signs each body (HMAC-SHA256, hex, x-service-signature) as the platform does.
+	const deliveries: WebhookDelivery[] = Array.from({ length: DELIVERIES }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
+	const statuses: Record<string, number> = {};
+	const startRss = t.processes.map((p) => memoryOf(p.pid).rss);
+	for (const p of t.processes) resetPeak(p.pid);
+	const startCpu = t.processes.map((p) => cpuSecondsOf(p.pid));
+	const started = Date.now();
+	await pool(DELIVERIES, IN_FLIGHT, async (i) => {
+		const res = await sendWebhook(t.url, deliveries[i], { secret: t.secret, timeoutMs: 120_000 });
+		statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+	});
+	const answerMs = Date.now() - started;
+	// Recorded: every execution counted and none still new or running.
+	const deadline = Date.now() + Number(process.env.BENCH_RECORD_TIMEOUT_S ?? 300) * 1000;
+	let executions = 0;
+	let recordedMs = NaN;
+	for (;;) {
+		executions = (await countExecutions(server, id)) - before;
+		const unfinished = await countExecutions(server, id, ['new', 'running']);
+		if (executions >= DELIVERIES && unfinished === 0) {
+			recordedMs = Date.now() - started;
+			break;
+		}
+		if (Date.now() > deadline) break;
+		await sleep(100);
+	}
+	await sleep(1000); // nothing more arrives late
+	// never below 0: a process's RSS may shrink between the reading before the burst and the reset
+	const peaksAboveStart = t.processes.map((p, i) => Math.max(0, memoryOf(p.pid).peak - startRss[i]));
+	const cpuSeconds = t.processes.map((p, i) => cpuSecondsOf(p.pid) - startCpu[i]);
+	executions = (await countExecutions(server, id)) - before;
+	const succeeded = (await countExecutions(server, id, ['success'])) - succeededBefore;
+	const errored = (await countExecutions(server, id, ['error', 'crashed'])) - erroredBefore;
+	let unfinished: Record<string, number> | undefined;
+	if (Number.isNaN(recordedMs)) {
+		unfinished = {};
+		for (const status of ['new', 'running', 'waiting', 'error', 'crashed', 'canceled']) {
+			unfinished[status] = await countExecutions(server, id, [status]);
+		}
+	}
+	const named = (values: string[]) => values.map((v, i) => `${t.processes.length > 1 ? `${t.processes[i].name} ` : ''}${v}`).join(', ');
+	log(
+		`  round ${round} ${t.label}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded, ${errored} errored)` +
+			`, peak RSS ${named(peaksAboveStart.map((b) => `+${(b / MiB).toFixed(0)}`))} MiB, CPU ${named(cpuSeconds.map((c) => c.toFixed(1)))} s${unfinished ? `, by status ${JSON.stringify(unfinished)}` : ''}`,
+	);
+	return { answerMs, recordedMs, statuses, executions, succeeded, errored, peaksAboveStart, cpuSeconds, unfinished };
+}
+
+/** "200× 200 + 3× 503" */
+export function describeAnswers(statuses: Array<Record<string, number>>): string {
+	return [...new Set(statuses.map((s) => Object.entries(s).map(([k, v]) => `${v}× ${k}`).join(' + ')))].join(' / ');
 }
 
 /** Each side in its own fresh `n8n start`, one after another, so one side's runs never weigh on the other's figures. */
@@ -102,74 +217,17 @@ async function benchSide(inst: N8nInstall, packageNodesDir: string, sim: Simulat
 	try {
 		await server.setupOwner();
 		const secret = sim.credentials.webhookSecret;
-		const credName = 'Workplace webhook secret (bench)';
-		const cred = await server.rest<{ id: string }>('POST', '/credentials', { name: credName, type: 'workplaceWebhookApi', data: { secret } });
-		const webhookId = randomUUID();
-		const created = await server.rest<{ id: string; versionId: string }>('POST', '/workflows', workflowBody(side, webhookId, { id: cred.id, name: credName }));
-		await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-		const s = { side, id: created.id, url: side !== 'webhook' ? `${server.url}/webhook/${webhookId}/webhook` : `${server.url}/webhook/${webhookId}` };
-		// An empty delivery: answered without a run by both nodes once n8n serves the webhook.
-		await fetchWebhook(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"events":[]}' });
-		// Warm-up, not measured: without it a cold n8n (code not yet compiled, caches empty) is
-		// measured 30% slower than it is.
-		{
-			const before = await countExecutions(server, s.id);
-			await pool(WARMUP, IN_FLIGHT, async (i) => {
-				await sendWebhook(s.url, { kind: 'bot', events: [messageEvent({ text: `warm-up ${i}` })] }, { secret, timeoutMs: 120_000 });
-			});
-			const deadline = Date.now() + 120_000;
-			while ((await countExecutions(server, s.id)) - before < WARMUP || (await countExecutions(server, s.id, ['new', 'running'])) > 0) {
-				if (Date.now() > deadline) throw new Error(`warm-up of ${s.side}: executions not recorded within 120 s`);
-				await sleep(100);
-			}
-		}
-		for (let round = 1; round <= rounds; round++) {
-			const before = await countExecutions(server, s.id);
-			const succeededBefore = await countExecutions(server, s.id, ['success']);
-			// One new message per delivery, built before the clock starts; the simulator's webhook
-			// sender signs each body (HMAC-SHA256, hex, x-service-signature) as the platform does.
-			const deliveries: WebhookDelivery[] = Array.from({ length: DELIVERIES }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
-			const statuses: Record<string, number> = {};
-			const startRss = memoryOf(server.pid!).rss;
-			resetPeak(server.pid!);
-			const started = Date.now();
-			await pool(DELIVERIES, IN_FLIGHT, async (i) => {
-				const res = await sendWebhook(s.url, deliveries[i], { secret, timeoutMs: 120_000 });
-				statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-			});
-			const answerMs = Date.now() - started;
-			// Recorded: every execution counted and none still new or running.
-			const deadline = Date.now() + Number(process.env.BENCH_RECORD_TIMEOUT_S ?? 300) * 1000;
-			let executions = 0;
-			let recordedMs = NaN;
-			for (;;) {
-				executions = (await countExecutions(server, s.id)) - before;
-				const unfinished = await countExecutions(server, s.id, ['new', 'running']);
-				if (executions >= DELIVERIES && unfinished === 0) {
-					recordedMs = Date.now() - started;
-					break;
-				}
-				if (Date.now() > deadline) break;
-				await sleep(100);
-			}
-			await sleep(1000); // nothing more arrives late
-			const peakAboveStart = memoryOf(server.pid!).peak - startRss;
-			executions = (await countExecutions(server, s.id)) - before;
-			const succeeded = (await countExecutions(server, s.id, ['success'])) - succeededBefore;
-			let unfinished: Record<string, number> | undefined;
-			if (Number.isNaN(recordedMs)) {
-				unfinished = {};
-				for (const status of ['new', 'running', 'waiting', 'error', 'crashed', 'canceled']) {
-					unfinished[status] = await countExecutions(server, s.id, [status]);
-				}
-			}
-			const r: TriggerRound = { side: s.side, answerMs, recordedMs, statuses, executions, succeeded, peakAboveStart, unfinished };
-			results.push(r);
-			log(
-				`  round ${round} ${s.side}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded)` +
-					`, peak RSS +${(peakAboveStart / MiB).toFixed(0)} MiB${unfinished ? `, by status ${JSON.stringify(unfinished)}` : ''}`,
-			);
-		}
+		const { workflowId, webhookId, webhookPath } = await createSideWorkflow(server, side, secret);
+		const target: BurstTarget = {
+			server,
+			workflowId,
+			url: `${server.url}/webhook/${webhookId}${webhookPath ? `/${webhookPath}` : ''}`,
+			secret,
+			processes: [{ name: 'n8n', pid: server.pid! }],
+			label: side,
+		};
+		await warmUp(target);
+		for (let round = 1; round <= rounds; round++) results.push({ side, ...(await burst(target, round)) });
 	} finally {
 		await server.stop();
 		if (!process.env.BENCH_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
@@ -189,9 +247,9 @@ export function triggerSection(rounds: TriggerRound[]): string[] {
 	for (const side of SIDES) {
 		const rs = rounds.filter((r) => r.side === side);
 		if (!rs.length) continue;
-		const answers = [...new Set(rs.map((r) => Object.entries(r.statuses).map(([k, v]) => `${v}× ${k}`).join(' + ')))].join(' / ');
+		const answers = describeAnswers(rs.map((r) => r.statuses));
 		lines.push(
-			`| ${SIDE_NAMES[side]} | ${stat(rs.map((r) => DELIVERIES / (r.answerMs / 1000)), 0)} | ${stat(rs.map((r) => r.answerMs), 0)} | ${stat(rs.map((r) => DELIVERIES / (r.recordedMs / 1000)), 0)} | ${stat(rs.map((r) => r.recordedMs), 0)} | ${stat(rs.map((r) => r.peakAboveStart / MiB), 0)} | ${answers} | ${rs.map((r) => `${r.executions} (${r.succeeded})`).join(', ')} |`,
+			`| ${SIDE_NAMES[side]} | ${stat(rs.map((r) => DELIVERIES / (r.answerMs / 1000)), 0)} | ${stat(rs.map((r) => r.answerMs), 0)} | ${stat(rs.map((r) => DELIVERIES / (r.recordedMs / 1000)), 0)} | ${stat(rs.map((r) => r.recordedMs), 0)} | ${stat(rs.map((r) => r.peaksAboveStart[0] / MiB), 0)} | ${answers} | ${rs.map((r) => `${r.executions} (${r.succeeded})`).join(', ')} |`,
 		);
 	}
 	lines.push('');
