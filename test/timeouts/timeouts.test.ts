@@ -277,6 +277,39 @@ describe('Workplace Bot: time limits', () => {
 		expect(requests).toHaveLength(0);
 	});
 
+	it('a stalled upload that fetched the bot token does not hold the other items: they get the token and go on', async () => {
+		// Item 0 fetches the token (the process holds none) and its group picture stalls; item 1
+		// waits for that token, and gets it when item 0 runs out of time.
+		sim.faults.add({ method: 'POST', path: '/bot/v1/groups', requestBody: { stallAfterBytes: 64 * 1024 } });
+		const picture = Buffer.alloc(16 * 1024 * 1024, 0x63);
+		const { items, error, requests, tokenRequests } = await runBot(
+			sim,
+			{
+				resource: 'group',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				memberIds: alice._id,
+				options: { pictureBinaryPropertyName: 'picture' },
+				requestOptions: ONE_SECOND,
+			},
+			{
+				continueOnFail: true,
+				binaryMode: 'default',
+				inputItems: [
+					{ json: { name: 'Stalled picture' }, binary: { picture: { data: picture, fileName: 'big.png', mimeType: 'image/png' } } },
+					{ json: { name: 'Small picture' }, binary: { picture: { data: Buffer.from('tiny'), fileName: 'tiny.png', mimeType: 'image/png' } } },
+				],
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(tokenRequests.map((r) => r.status)).toEqual([200]);
+		expect(items.map((i) => i.json.error ?? (i.json.group as IDataObject).name)).toEqual([
+			'POST /bot/v1/groups: the upload made no progress for 1 s; it may have reached the platform, so it was not sent again',
+			'Small picture',
+		]);
+		expect(lines(requests)).toEqual(['POST /bot/v1/groups 0', 'POST /bot/v1/groups 201']);
+	});
+
 	it('Image > Download: a picture whose body stalls is cut off by the limit', async () => {
 		const path = `/file/image/${SEED.pictures.first}`;
 		sim.faults.add({ method: 'GET', path, responseBody: { stallAfterBytes: 10 } });

@@ -94,8 +94,8 @@ const failures = new Map<string, TokenRequestFailure>();
 /**
  * What the token request (the credential's preAuthentication) must know of the call that fetches
  * the token: its time limit, and when the request starts and ends, with the token it got (the
- * call's clock does not run meanwhile, see timeLimit.ts; the calls waiting for the token go on).
- * Registered per account by that call (tokenCall.ts).
+ * call's clock does not run meanwhile, see timeLimit.ts). Registered per account by that call
+ * (tokenCall.ts).
  */
 export interface TokenRequestWatch {
 	timeoutMs: number;

@@ -6,6 +6,7 @@ import { attempt } from './attempt';
 import { parseRetryAfter } from './retryPolicy';
 import type { ExpirableToken, TokenOutcome, TokenRequestFailure } from './token';
 import type { Watchdog } from './timeLimit';
+import { secondsText } from './timeLimit';
 import { sharedTokenFor, takeTokenRequestFailure, watchTokenRequests } from './token';
 
 /** Calls sent with a process-wide token (token.ts), and how a failed token request reads. */
@@ -51,8 +52,9 @@ export interface Sent {
 /**
  * `clock`: the call's watchdog (timeLimit.ts) and its limit. The wait for a token another call is
  * fetching is not counted in this call's time (the watchdog is held until the call is sent). When
- * this call fetches the token, the token request gets the call's limit, the clock does not run
- * while it is under way, and the calls waiting for the token go on as soon as it came.
+ * this call fetches the token, the token request gets the call's limit and the clock does not run
+ * while it is under way; the calls waiting for the token go on when this call ends, or when it runs
+ * out of time (a call given up may never end, e.g. an upload the platform stopped reading).
  */
 export async function sendWithSharedToken(
 	sharedToken: ReturnType<typeof sharedTokenFor>,
@@ -73,17 +75,25 @@ export async function sendWithSharedToken(
 		settled = true;
 		acquired.primer(outcome);
 	};
-	const unwatch =
-		acquired.primer && clock
-			? watchTokenRequests(credentials, spec.identityFields, {
-					timeoutMs: clock.tokenTimeoutMs,
-					started: () => clock.watchdog.hold(),
-					ended: (token) => {
-						clock.watchdog.release();
-						if (token) settle({ token });
-					},
-				})
-			: undefined;
+	let unwatch: (() => void) | undefined;
+	if (acquired.primer && clock) {
+		let fetched: string | undefined;
+		unwatch = watchTokenRequests(credentials, spec.identityFields, {
+			timeoutMs: clock.tokenTimeoutMs,
+			started: () => clock.watchdog.hold(),
+			ended: (token) => {
+				fetched = token;
+				clock.watchdog.release();
+			},
+		});
+		void clock.watchdog.expired.then(() =>
+			settle(
+				fetched
+					? { token: fetched }
+					: { error: new Error(`No access token within ${secondsText(clock.tokenTimeoutMs)}: the call that requested it ran out of time`) },
+			),
+		);
+	}
 	let outcome: Outcome;
 	try {
 		outcome = await attempt(send(tokenData), true);
