@@ -9,8 +9,9 @@ import type {
 } from 'n8n-workflow';
 
 import { BOT_BASE_URL_HINT, botTokenFailureMessage } from '../nodes/shared/credentialTests/botTest';
-import { displayUrl, platformMessage, redactSecrets, TIMEOUT_MS } from '../nodes/shared/credentialTests/probe';
-import { noteTokenRequestFailure } from '../nodes/shared/transport/token';
+import { displayUrl, platformMessage, redactSecrets } from '../nodes/shared/credentialTests/probe';
+import { isClientTimeout, secondsText } from '../nodes/shared/transport/timeLimit';
+import { noteTokenRequestFailure, tokenRequestWatch } from '../nodes/shared/transport/token';
 
 import { baseUrlProperty, secretProperty } from './properties';
 
@@ -65,26 +66,36 @@ export class WorkplaceBotOAuth2Api implements ICredentialType {
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 		const tokenUrl = `${baseUrl}/oauth/token`;
-		let response: IDataObject;
+		// The time limit of the call that waits for the token (not counted in its own time; timeLimit.ts).
+		const watch = tokenRequestWatch(credentials, BOT_ACCOUNT_FIELDS);
+		let accessToken = '';
+		watch.started();
 		try {
-			response = (await this.helpers.httpRequest({
+			const response = (await this.helpers.httpRequest({
 				method: 'POST',
 				url: tokenUrl,
 				headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
 				auth: { username: String(credentials.clientId ?? ''), password: String(credentials.clientSecret ?? '') },
 				body: { grant_type: 'client_credentials', scope: String(credentials.scope || 'bot profile') },
-				timeout: TIMEOUT_MS,
+				timeout: watch.timeoutMs,
 			})) as IDataObject;
+			accessToken = typeof response?.access_token === 'string' ? response.access_token : '';
 		} catch (error) {
 			// Decided by the status; only the platform's answer goes into the message (the request carried the secret).
 			const response = (error as { response?: { status?: number; data?: unknown; headers?: IDataObject } }).response;
 			const status = response?.status;
 			// Lets the nodes tell a refused secret from a throttled or failing token endpoint.
 			noteTokenRequestFailure(credentials, BOT_ACCOUNT_FIELDS, { status, retryAfter: response?.headers?.['retry-after'] });
+			if (status === undefined && isClientTimeout(error)) {
+				throw new Error(
+					`POST ${displayUrl(tokenUrl)} (the bot's access token request) timed out after ${secondsText(watch.timeoutMs)} without an answer. Nothing was sent with the token yet.`,
+				);
+			}
 			const platform = status ? platformMessage(status, response?.data) : '';
 			throw new Error(redactSecrets(botTokenFailureMessage(status, tokenUrl, error, platform), [credentials.clientSecret]));
+		} finally {
+			watch.ended(accessToken || undefined);
 		}
-		const accessToken = typeof response?.access_token === 'string' ? response.access_token : '';
 		if (accessToken === '') {
 			throw new Error(`The token endpoint ${displayUrl(tokenUrl)} answered without an access_token: check the "Base URL" field. ${BOT_BASE_URL_HINT}`);
 		}

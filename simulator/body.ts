@@ -5,8 +5,11 @@
  * malformed or too large; the content of too large files is dropped while draining.
  */
 import { IncomingMessage } from 'http';
+import { Readable } from 'stream';
 import { BlobSink, BlobStore } from './blob';
 import { getBoundary, MultipartError, MultipartParser, PartInfo, PartSink } from './multipart';
+import { pacedRequest } from './pace';
+import { BodyPace } from './types';
 import { addField, mimeOf, paramsToObject } from './util';
 
 export interface ParsedFile {
@@ -50,6 +53,8 @@ export interface ReadBodyOptions {
 	maxBufferedBytes?: number;
 	/** limit of one multipart text field */
 	maxFieldBytes?: number;
+	/** fault rule `requestBody`: how the body is read */
+	pace?: BodyPace;
 }
 
 const CSV_MIMES = new Set(['text/csv', 'application/csv', 'text/x-csv', 'application/vnd.ms-excel.csv']);
@@ -62,19 +67,22 @@ export function emptyBody(): ParsedBody {
 	return { kind: 'none', mime: '', size: 0 };
 }
 
-/** Reads and discards the rest of the request. Resolves with the byte count and whether it ended normally. */
-export function drain(req: IncomingMessage, onChunk?: (c: Buffer) => void): Promise<{ size: number; aborted: boolean }> {
+/**
+ * Reads and discards the rest of the request (from `source`: the request, or its paced reader).
+ * Resolves with the byte count and whether it ended normally.
+ */
+export function drain(req: IncomingMessage, onChunk?: (c: Buffer) => void, source: Readable = req): Promise<{ size: number; aborted: boolean }> {
 	return new Promise((resolve) => {
 		let size = 0;
-		if (req.readableEnded) {
+		if (source.readableEnded) {
 			resolve({ size, aborted: false });
 			return;
 		}
 		const done = (aborted: boolean): void => {
-			req.off('data', onData);
-			req.off('end', onEnd);
-			req.off('close', onClose);
-			req.off('error', onError);
+			source.off('data', onData);
+			source.off('end', onEnd);
+			source.off('close', onClose);
+			source.off('error', onError);
 			resolve({ size, aborted });
 		};
 		const onData = (c: Buffer): void => {
@@ -82,13 +90,14 @@ export function drain(req: IncomingMessage, onChunk?: (c: Buffer) => void): Prom
 			onChunk?.(c);
 		};
 		const onEnd = (): void => done(false);
-		const onClose = (): void => done(!req.complete);
+		// a paced reader closes early when the client went away (pace.ts)
+		const onClose = (): void => done(source === req ? !req.complete : !source.readableEnded);
 		const onError = (): void => done(true);
-		req.on('data', onData);
-		req.on('end', onEnd);
-		req.on('close', onClose);
-		req.on('error', onError);
-		req.resume();
+		source.on('data', onData);
+		source.on('end', onEnd);
+		source.on('close', onClose);
+		source.on('error', onError);
+		source.resume();
 	});
 }
 
@@ -96,19 +105,24 @@ export async function readBody(req: IncomingMessage, opts: ReadBodyOptions): Pro
 	const ct = req.headers['content-type'];
 	const mime = mimeOf(ct);
 	const maxBuffered = opts.maxBufferedBytes ?? 16 * 1024 * 1024;
-	if (mime === 'multipart/form-data') return readMultipart(req, ct ?? '', opts);
+	const source = opts.pace ? pacedRequest(req, opts.pace) : req;
+	if (mime === 'multipart/form-data') return readMultipart(req, source, ct ?? '', opts);
 
 	const chunks: Buffer[] = [];
 	let buffered = 0;
 	let tooLarge = false;
-	const { size, aborted } = await drain(req, (c) => {
-		if (tooLarge) return;
-		buffered += c.length;
-		if (buffered > maxBuffered) {
-			tooLarge = true;
-			chunks.length = 0;
-		} else chunks.push(c);
-	});
+	const { size, aborted } = await drain(
+		req,
+		(c) => {
+			if (tooLarge) return;
+			buffered += c.length;
+			if (buffered > maxBuffered) {
+				tooLarge = true;
+				chunks.length = 0;
+			} else chunks.push(c);
+		},
+		source,
+	);
 	const body: ParsedBody = { kind: size === 0 ? 'none' : 'other', mime, size, aborted };
 	if (size === 0) return body;
 	if (tooLarge) {
@@ -158,11 +172,11 @@ class FieldSink implements PartSink {
 	}
 }
 
-async function readMultipart(req: IncomingMessage, contentType: string, opts: ReadBodyOptions): Promise<ParsedBody> {
+async function readMultipart(req: IncomingMessage, source: Readable, contentType: string, opts: ReadBodyOptions): Promise<ParsedBody> {
 	const boundary = getBoundary(contentType);
 	const body: ParsedBody = { kind: 'multipart', mime: 'multipart/form-data', size: 0, fields: {}, files: [] };
 	if (!boundary) {
-		const d = await drain(req);
+		const d = await drain(req, undefined, source);
 		body.size = d.size;
 		body.aborted = d.aborted;
 		body.error = { status: 400, message: 'multipart/form-data without boundary parameter' };
@@ -188,15 +202,20 @@ async function readMultipart(req: IncomingMessage, contentType: string, opts: Re
 		};
 		parser.on('finish', () => finish({ aborted: false }));
 		parser.on('error', (e: Error) => {
-			req.unpipe(parser);
+			source.unpipe(parser);
 			// keep reading so the client gets the error answer
-			void drain(req, (c) => (parser.bytes += c.length)).then((d) => finish({ error: e, aborted: d.aborted }));
+			void drain(req, (c) => (parser.bytes += c.length), source).then((d) => finish({ error: e, aborted: d.aborted }));
 		});
 		req.on('aborted', () => finish({ aborted: true }));
 		req.on('close', () => {
 			if (!req.complete) finish({ aborted: true });
 		});
-		req.pipe(parser);
+		if (source !== req) {
+			source.on('close', () => {
+				if (!source.readableEnded) finish({ aborted: true });
+			});
+		}
+		source.pipe(parser);
 	});
 
 	body.size = parser.bytes;

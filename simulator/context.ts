@@ -6,7 +6,8 @@ import { emptyBody, ParsedBody } from './body';
 import { interfaceError, shapeUnauthorizedBody, UnauthorizedBodyShape } from './errors';
 import { ActiveFault } from './faults';
 import { IssuedToken, SimulatorState } from './state';
-import { InterfaceName, LoggedRequest, SimulatorCredentials } from './types';
+import { untilClientGone, writePaced } from './pace';
+import { BodyPace, InterfaceName, LoggedRequest, SimulatorCredentials } from './types';
 import { delay, isPlainObject } from './util';
 
 export interface SimConfig {
@@ -50,6 +51,8 @@ export class Ctx {
 	answered = false;
 	/** afterHandler fault: replaces the handler's answer */
 	pendingFault?: ActiveFault;
+	/** fault rule `responseBody`: how the answer's body is sent */
+	responsePace?: BodyPace;
 	/** blobs taken over by the state (not disposed after the request) */
 	readonly claimed = new Set<StoredBlob>();
 
@@ -152,6 +155,10 @@ export class Ctx {
 			this.res.end();
 			return;
 		}
+		if (this.responsePace) {
+			await writePaced(this.res, body, this.responsePace);
+			return;
+		}
 		if (Buffer.isBuffer(body)) {
 			this.res.end(body);
 			return;
@@ -162,6 +169,12 @@ export class Ctx {
 	/** Answers with a fault rule (status/body, or connection reset). */
 	async applyFault(rule: ActiveFault): Promise<void> {
 		this.entry.fault = rule.id;
+		if (rule.stall) {
+			this.answered = true;
+			this.entry.status = 0;
+			await untilClientGone(this.res);
+			return;
+		}
 		if (rule.reset) {
 			this.answered = true;
 			this.entry.status = 0;

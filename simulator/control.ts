@@ -6,7 +6,7 @@ import type { LlmSimulator } from './llm';
 import { parseRateLimit, type RateLimits } from './rateLimit';
 import type { RequestLog } from './log';
 import type { SimulatorState } from './state';
-import { FaultRule, InterfaceName, SimulatorCredentials } from './types';
+import { BodyPace, FaultRule, InterfaceName, SimulatorCredentials } from './types';
 import { isPlainObject } from './util';
 import { sendWebhook, WebhookDelivery, WebhookOptions } from './webhook-sender';
 
@@ -51,7 +51,18 @@ export function faultFromJson(j: unknown): FaultRule {
 	if (j.afterBody !== undefined) rule.afterBody = !!j.afterBody;
 	if (j.afterHandler !== undefined) rule.afterHandler = !!j.afterHandler;
 	if (isPlainObject(j.headers)) rule.headers = Object.fromEntries(Object.entries(j.headers).map(([k, v]) => [k, String(v)]));
+	if (j.stall !== undefined) rule.stall = !!j.stall;
+	if (isPlainObject(j.responseBody)) rule.responseBody = paceFromJson(j.responseBody);
+	if (isPlainObject(j.requestBody)) rule.requestBody = paceFromJson(j.requestBody);
 	return rule;
+}
+
+function paceFromJson(j: Record<string, unknown>): BodyPace {
+	const pace: BodyPace = {};
+	if (j.chunkBytes !== undefined) pace.chunkBytes = Number(j.chunkBytes);
+	if (j.delayMs !== undefined) pace.delayMs = Number(j.delayMs);
+	if (j.stallAfterBytes !== undefined) pace.stallAfterBytes = Number(j.stallAfterBytes);
+	return pace;
 }
 
 function faultToJson(r: FaultRule & { id: string; remaining: number }): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { matchPath } from './log';
-import { FaultRule, FaultsApi, InterfaceName } from './types';
+import { BodyPace, FaultRule, FaultsApi, InterfaceName } from './types';
 
 export interface ActiveFault extends FaultRule {
 	id: string;
@@ -8,7 +8,7 @@ export interface ActiveFault extends FaultRule {
 
 /** Whether the rule answers (instead of only delaying). */
 export function faultAnswers(rule: FaultRule): boolean {
-	return !!rule.reset || rule.status !== undefined || rule.body !== undefined;
+	return !!rule.reset || !!rule.stall || rule.status !== undefined || rule.body !== undefined;
 }
 
 /** Whether the rule is applied after the request body was read (see README for defaults). */
@@ -16,7 +16,14 @@ export function faultAfterBody(rule: FaultRule): boolean {
 	if (rule.afterHandler) return true;
 	if (rule.afterBody !== undefined) return rule.afterBody;
 	if (rule.reset) return false;
-	return rule.status !== undefined || rule.body !== undefined;
+	return !!rule.stall || rule.status !== undefined || rule.body !== undefined;
+}
+
+function checkPace(side: string, pace: BodyPace | undefined): void {
+	if (pace === undefined) return;
+	if (pace.chunkBytes !== undefined && !(Number.isInteger(pace.chunkBytes) && pace.chunkBytes > 0)) throw new Error(`fault rule \`${side}.chunkBytes\` must be a whole number > 0`);
+	if (pace.delayMs !== undefined && !(pace.delayMs >= 0)) throw new Error(`fault rule \`${side}.delayMs\` must be >= 0`);
+	if (pace.stallAfterBytes !== undefined && !(Number.isInteger(pace.stallAfterBytes) && pace.stallAfterBytes >= 0)) throw new Error(`fault rule \`${side}.stallAfterBytes\` must be a whole number >= 0`);
 }
 
 export class FaultRegistry implements FaultsApi {
@@ -28,6 +35,7 @@ export class FaultRegistry implements FaultsApi {
 		const times = rule.times === undefined || rule.times === null ? 1 : Number(rule.times);
 		if (!(times > 0)) throw new Error('fault rule `times` must be > 0');
 		if (rule.status !== undefined && !(Number.isInteger(rule.status) && rule.status >= 100 && rule.status <= 599)) throw new Error('fault rule `status` must be an HTTP status');
+		for (const side of ['responseBody', 'requestBody'] as const) checkPace(side, rule[side]);
 		this.rules.push({ ...rule, id, remaining: times });
 		return id;
 	}

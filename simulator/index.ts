@@ -13,6 +13,7 @@ export type {
 	LoggedFile,
 	LoggedRequest,
 	FaultRule,
+	BodyPace,
 	InterfaceName,
 	LogFilter,
 	RequestLogApi,

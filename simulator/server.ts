@@ -279,10 +279,12 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 			}
 
 			const authFailure = route?.auth?.(ctx);
+			if (rule?.responseBody) ctx.responsePace = rule.responseBody;
 			const body = await readBody(req, {
 				store: this.store,
 				storeFiles: !!route?.files && !authFailure && !(rule && faultAnswers(rule) && !rule.afterHandler),
 				maxFileBytes: this.config.maxUploadBytes,
+				...(rule?.requestBody ? { pace: rule.requestBody } : {}),
 			});
 			ctx.body = body;
 			entry.bodySize = body.size;

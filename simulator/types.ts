@@ -106,6 +106,35 @@ export interface FaultRule {
 	afterHandler?: boolean;
 	/** Extension: extra response headers of a status/body fault. */
 	headers?: Record<string, string>;
+	/**
+	 * Extension: hold the request and never answer (a platform or proxy that accepted the
+	 * connection and went silent). It ends when the client goes away; logged with status 0. Applied
+	 * after the body was read unless `afterBody: false`; with `afterHandler` the handler runs first
+	 * (the change happens, its answer never leaves).
+	 */
+	stall?: boolean;
+	/**
+	 * Extension: how the normal answer's body is sent: in pieces with pauses between them (a slow
+	 * but flowing download), and/or headers and the first `stallAfterBytes` bytes, then nothing
+	 * until the client goes away (a download that stalls).
+	 */
+	responseBody?: BodyPace;
+	/**
+	 * Extension: how the request body is read: in pieces with pauses between them (a slow but
+	 * flowing upload), and/or nothing after the first `stallAfterBytes` bytes (an upload that
+	 * stalls; the client's writes stop once the socket buffers are full).
+	 */
+	requestBody?: BodyPace;
+}
+
+/** The pace of a body (FaultRule.responseBody, requestBody). */
+export interface BodyPace {
+	/** Bytes per piece (default: as they come). */
+	chunkBytes?: number;
+	/** Pause after each piece, ms (default 0). */
+	delayMs?: number;
+	/** No byte after this many (the stream stalls until the client goes away). */
+	stallAfterBytes?: number;
 }
 
 export interface LogFilter {

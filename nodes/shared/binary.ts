@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { WorkplaceResponse } from './transport';
+import { downloadFailure } from './transport/timeLimit';
 
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
@@ -177,12 +178,14 @@ export async function responseToBinary(
 	const fileName = (
 		fileNameFromContentDisposition(header(headers, 'content-disposition')) ?? fallbackFileName
 	).replace(/[/\\]/g, '_');
-	// prepareBinaryData reads its second argument as a path; '?' and '#' would be cut there.
-	const binary = await ctx.helpers.prepareBinaryData(
-		response.body,
-		fileName.replace(/[?#]/g, '_'),
-		mimeType,
-	);
+	let binary: IBinaryData;
+	try {
+		// prepareBinaryData reads its second argument as a path; '?' and '#' would be cut there.
+		binary = await ctx.helpers.prepareBinaryData(response.body, fileName.replace(/[?#]/g, '_'), mimeType);
+	} catch (error) {
+		// A download cut off by its time limit fails with the transport's error, not the stream's.
+		throw downloadFailure(response.body) ?? error;
+	}
 	binary.fileName = fileName;
 	return binary;
 }

@@ -1,18 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Resource, SelectorChoices } from '../resource';
+import { DEFAULT_TIMEOUT_SECONDS } from '../transport/timeLimit';
 
 /** The subtitle of every action node: the chosen operation and resource, e.g. "create: form". */
 export const OPERATION_SUBTITLE = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
 
-/** "Request Options", shown on every operation of every action node. Defaults match DEFAULT_RETRY_POLICY and DEFAULT_MAX_CONCURRENCY. */
+/** "Request Options", shown on every operation of every action node. Defaults match DEFAULT_RETRY_POLICY (timeLimit.ts: DEFAULT_TIMEOUT_SECONDS) and DEFAULT_MAX_CONCURRENCY. */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
 	type: 'collection',
 	placeholder: 'Add option',
 	default: {},
-	description: 'How many calls the node makes at once, and how it waits and retries when the platform is busy',
+	description: 'How many calls the node makes at once, how long each may take, and how it waits and retries when the platform is busy',
 	options: [
 		{
 			displayName: 'Max Concurrency',
@@ -49,7 +50,16 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 2,
 			description:
-				'How many times a call the platform can safely receive twice (a read, replace or delete, or a create sent with an idempotency key) is retried after a 5xx answer or a lost connection. Other creates, uploads and sends are never retried after these, so nothing is created twice.',
+				'How many times a call the platform can safely receive twice (a read, replace or delete, or a create sent with an idempotency key) is retried after a 5xx answer, a lost connection or a timeout. Other creates, uploads and sends are never retried after these, so nothing is created twice.',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description:
+				'How long a call may wait for the platform. A call fails when its answer has not come within this time; a file upload or download only when no data moved for this long, so a large file is never cut off while it flows. A timed-out read, replace or delete is retried (Max Server Error Retries); a create, upload or send is not sent again, as it may have reached the platform.',
 		},
 	],
 };

@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { secondsText } from './timeLimit';
+
 /** One failing field as the platform reports it (knowledge `errors[]`, task `details[]`, bot `errors[]`). */
 export interface PlatformFieldError {
 	field: string;
@@ -183,5 +185,67 @@ export function connectionError(
 		description: code ? `Network error code: ${code}` : undefined,
 		itemIndex,
 	});
+	return apiError;
+}
+
+/** A call that ran out of time (timeLimit.ts), as its error tells it. */
+export interface TimedOutCall {
+	method: string;
+	/** Below the interface's base address, as sent (IDs encoded). */
+	path: string;
+	limitMs: number;
+	/** An upload or download: limited by progress, not by total time. */
+	transfer?: 'upload' | 'download';
+	/** A read, replace or delete: tried again after a timeout (within Max Server Error Retries). */
+	idempotent: boolean;
+	/** How many attempts ran out of time. */
+	attempts: number;
+	/** A download cut off after its answer began: the bytes that came. */
+	cutOffAfterBytes?: number;
+	/** It never left: it waited for an access token another call was fetching. */
+	notSent?: boolean;
+}
+
+/**
+ * The NodeApiError of a call that ran out of time: method, path and limit in the message; a create
+ * or send says it may have reached the platform (it is never sent twice).
+ */
+export function timeoutError(node: INode, call: TimedOutCall, itemIndex?: number): NodeApiError {
+	const limit = secondsText(call.limitMs);
+	const what = `${call.method} ${call.path}`;
+	if (call.notSent) {
+		const message = `${what} was not sent: no access token came within ${limit}`;
+		const apiError = new NodeApiError(node, { message, code: 'ETIMEDOUT' } as JsonObject, {
+			message,
+			description: `Time limit: "Timeout" in the node's Request Options (${limit}). The call waited for the access token another call was fetching; nothing was sent.`,
+			itemIndex,
+		});
+		apiError.message = message;
+		return apiError;
+	}
+	let message =
+		call.transfer === 'upload'
+			? `${what}: the upload made no progress for ${limit}`
+			: call.transfer === 'download'
+				? `${what}: the download got no data for ${limit}`
+				: `${what} timed out after ${limit} without an answer`;
+	if (call.cutOffAfterBytes !== undefined) message += ` and was cut off after ${call.cutOffAfterBytes} bytes`;
+	else if (!call.idempotent) message += '; it may have reached the platform, so it was not sent again';
+	else if (call.attempts > 1) message += ` (${call.attempts} attempts)`;
+	const lines = [
+		call.transfer
+			? `Time limit: "Timeout" in the node's Request Options (${limit}), for a file transfer the longest time without a byte moving.`
+			: `Time limit: "Timeout" in the node's Request Options (${limit}).`,
+	];
+	if (call.cutOffAfterBytes !== undefined) lines.push('A download cut off after its answer began is not tried again.');
+	else if (call.idempotent) lines.push('A read, replace or delete that runs out of time is tried again up to "Max Server Error Retries" times.');
+	else lines.push('A create, upload or send that runs out of time is never sent a second time: check on the platform whether it arrived before running the item again.');
+	// `code` is what NodeApiError would report as the HTTP code; its own text for ETIMEDOUT is replaced below.
+	const apiError = new NodeApiError(node, { message, code: 'ETIMEDOUT' } as JsonObject, {
+		message,
+		description: lines.join('\n'),
+		itemIndex,
+	});
+	apiError.message = message;
 	return apiError;
 }

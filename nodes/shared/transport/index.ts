@@ -13,7 +13,8 @@ import type { ExpirableToken } from './token';
 /**
  * The transport's entry: what a call and its answer look like. The work is split by job:
  * request.ts sends a call (retries, token, error mapping), attempt.ts sends it once,
- * retryPolicy.ts decides how often and how long to retry, token.ts and tokenCall.ts share a
+ * retryPolicy.ts decides how often and how long to retry, timeLimit.ts how long an attempt may
+ * take (the watchdog, the upload and download progress), token.ts and tokenCall.ts share a
  * bot token per process, errors.ts turns platform answers into NodeApiErrors, pagination.ts walks
  * list pages, apiPath.ts encodes IDs into paths, botApi.ts is the bot API's entry.
  */
@@ -22,6 +23,7 @@ export { requestAllPages } from './pagination';
 export type { ListEnvelope } from './pagination';
 export { DEFAULT_RETRY_POLICY, getRetryPolicy, parseRetryAfter } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
+export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, DEFAULT_TIMEOUT_SECONDS } from './timeLimit';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
@@ -44,11 +46,24 @@ export interface WorkplaceRequest {
 	/** Path below the interface's base address, already URL-encoded. */
 	path: string;
 	qs?: IDataObject;
-	/** A JSON body, or a factory for a multipart body (called again for each attempt, so a retried upload gets a fresh stream). */
+	/**
+	 * A JSON body, or a factory for a multipart body (called again for each attempt, so a retried
+	 * upload gets a fresh stream). A multipart body is a transfer: see `idleTimeoutMs`.
+	 */
 	body?: IDataObject | IDataObject[] | (() => Promise<FormData>);
 	headers?: IDataObject;
-	/** Return the response body as a stream (downloads). */
+	/** Return the response body as a stream (downloads; a transfer: see `idleTimeoutMs`). */
 	stream?: boolean;
+	/**
+	 * This call's time limit in ms, instead of the item's "Timeout" (timeLimit.ts): its whole answer
+	 * must come within it; the token request it may wait for gets the same limit.
+	 */
+	timeoutMs?: number;
+	/**
+	 * For a transfer (an upload or a streamed download), instead of the item's "Timeout": the longest
+	 * time in ms without a byte moving, before the answer and between its pieces.
+	 */
+	idleTimeoutMs?: number;
 	/** Sent as the `Idempotency-Key` header. */
 	idempotencyKey?: string;
 	/**

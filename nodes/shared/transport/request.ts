@@ -3,12 +3,23 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Send } from './attempt';
 import { attempt, headerValue, isCancellation, networkErrorCode, readErrorBody } from './attempt';
-import { connectionError, parsePlatformError, platformApiError } from './errors';
+import { connectionError, parsePlatformError, platformApiError, timeoutError } from './errors';
 import type { CallOutcome } from './limiter';
 import { getLimiter } from './limiter';
 import { backoffMs, getRetryPolicy, parseRetryAfter } from './retryPolicy';
 import { sharedTokenFor } from './token';
 import type { Sent, TokenFailure } from './tokenCall';
+import {
+	CLIENT_TIMEOUT_GRACE_MS,
+	countUploadProgress,
+	isBodyStream,
+	isClientTimeout,
+	NOT_SENT,
+	TIMED_OUT,
+	Watchdog,
+	watchDownload,
+	withinLimit,
+} from './timeLimit';
 import { sendWithSharedToken, tokenError, tokenFailure } from './tokenCall';
 import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './index';
 
@@ -46,6 +57,15 @@ async function credentialsFor(
 	return await credentials;
 }
 
+/** The call's path on the platform (with the base address's own path, e.g. /api/v1), for messages. */
+function platformPath(baseUrl: string, path: string): string {
+	try {
+		return new URL(`${baseUrl}${path}`).pathname;
+	} catch {
+		return path;
+	}
+}
+
 /**
  * The one request function of every Workplace node: credential from n8n's request
  * helper, base address, retries and the platform's error mapping.
@@ -57,6 +77,11 @@ async function credentialsFor(
  * platform is otherwise never sent twice.
  * A 401 on a credential with a process-wide token (token.ts) renews the token and sends the
  * call again; a token request that fails sends nothing, so it is retried like a lost connection.
+ *
+ * Time limit (timeLimit.ts): each attempt of a call must be answered within the item's "Timeout",
+ * an upload or download must not go that long without a byte moving (a download's body too, read
+ * after this returns). An attempt that runs out of time counts as a lost connection: retried only
+ * when idempotent, else it fails with an error that says it may have reached the platform.
  *
  * In a node run every attempt first waits for the run's limiter (limiter.ts), which learns from
  * each answer how many calls may be in flight and, after a 429, how fast they may leave.
@@ -75,8 +100,20 @@ export async function workplaceRequest<T = unknown>(
 	const tokenSpec = api.expirableToken;
 	const sharedToken = tokenSpec ? sharedTokenFor(node, api.credentialType, credentials, tokenSpec) : undefined;
 
-	/** `tokenData`: the credential with the token to send (n8n writes a token it fetched into it). */
-	const send = (target: WorkplaceRequest, tokenData?: ICredentialDataDecryptedObject): Send => async (ignoreHttpStatusErrors) => {
+	// The time limit (timeLimit.ts): a call's whole answer, or a transfer's progress.
+	const transfer = typeof request.body === 'function' ? 'upload' : request.stream ? 'download' : undefined;
+	const timeoutMs = request.timeoutMs ?? policy.timeoutSeconds * 1000;
+	const limitMs = transfer ? (request.idleTimeoutMs ?? policy.timeoutSeconds * 1000) : timeoutMs;
+
+	/**
+	 * `watchdog`: this attempt's clock; an upload's file parts restart it as they are sent.
+	 * `tokenData`: the credential with the token to send (n8n writes a token it fetched into it).
+	 */
+	const send = (target: WorkplaceRequest, watchdog: Watchdog, tokenData?: ICredentialDataDecryptedObject): Send => async (ignoreHttpStatusErrors) => {
+		// Out of time while it waited for a token: it is not sent late (the attempt was given up).
+		if (watchdog.ranOut) throw new Error('Not sent: the time limit ran out while the call waited for an access token');
+		// The call leaves now: its clock runs from here (waiting for a token another call fetches does not count).
+		watchdog.release();
 		const options: IHttpRequestOptions = {
 			method: target.method,
 			url: `${baseUrl}${target.path}`,
@@ -88,6 +125,10 @@ export async function workplaceRequest<T = unknown>(
 			},
 			returnFullResponse: true,
 			ignoreHttpStatusErrors,
+			// The watchdog decides; n8n's client closes what still waits a moment later. An upload gets
+			// none (0: not n8n's default 300 s either): its client limits the time until the answer,
+			// which would cut a large file off while it flows.
+			timeout: transfer === 'upload' ? 0 : limitMs + CLIENT_TIMEOUT_GRACE_MS,
 		};
 		if (typeof target.body === 'function') {
 			options.body = await target.body();
@@ -95,6 +136,7 @@ export async function workplaceRequest<T = unknown>(
 			options.body = target.body;
 		}
 		if (options.body instanceof FormData) {
+			options.body = countUploadProgress(options.body, watchdog);
 			// n8n follows redirects through a client that keeps every byte sent until the answer (to
 			// send them again), so a streamed file would end up whole in memory; a 3xx comes back as is.
 			options.disableFollowRedirect = true;
@@ -115,20 +157,57 @@ export async function workplaceRequest<T = unknown>(
 		)) as WorkplaceResponse<unknown>;
 	};
 
+	/** `attempts`: how many attempts ran out of time; `notSent`: the last one waited for a token in vain. */
+	const timedOut = (attempts: number, more: { cutOffAfterBytes?: number; notSent?: boolean } = {}) =>
+		timeoutError(
+			node,
+			{ method: request.method, path: platformPath(baseUrl, request.path), limitMs, transfer, idempotent, attempts, ...more },
+			itemIndex,
+		);
+
 	const limiter = getLimiter(ctx);
-	const sendOnce = async (): Promise<Sent> => {
+	/**
+	 * One attempt within its time limit; TIMED_OUT when the limit ran out first (the attempt goes on
+	 * unobserved), NOT_SENT when it ran out while the call still waited for a token.
+	 */
+	const sendOnce = async (): Promise<Sent | typeof TIMED_OUT | typeof NOT_SENT> => {
 		const permit = await limiter?.acquire();
 		let callOutcome: CallOutcome = 'answered';
+		const watchdog = new Watchdog(limitMs);
+		// Held until the call leaves (send() releases it): a token another call fetches may be awaited first.
+		watchdog.hold();
+		let bodyWatched = false;
 		try {
 			const refused = refusedTokens.get(ctx)?.get(api.credentialType);
 			if (refused) throw tokenError(node, refused, itemIndex);
-			const sent: Sent = sharedToken && tokenSpec
-				? await sendWithSharedToken(sharedToken, tokenSpec, credentials, (tokenData) => send(request, tokenData))
-				: { outcome: await attempt(send(request), true) };
+			const sending: Promise<Sent> = sharedToken && tokenSpec
+				? sendWithSharedToken(sharedToken, tokenSpec, credentials, (tokenData) => send(request, watchdog, tokenData), {
+						watchdog,
+						tokenTimeoutMs: timeoutMs,
+					})
+				: attempt(send(request, watchdog), true).then((outcome) => ({ outcome }));
+			const sent = await withinLimit(sending, watchdog);
+			if (sent === TIMED_OUT) {
+				// A late answer's streamed body is closed; a late failure is of no interest any more.
+				sending.then(
+					(late) => {
+						if ('response' in late.outcome && isBodyStream(late.outcome.response.body)) late.outcome.response.body.destroy();
+					},
+					() => undefined,
+				);
+				callOutcome = 'connectionError';
+				return watchdog.released ? TIMED_OUT : NOT_SENT;
+			}
 			if ('networkError' in sent.outcome && !isCancellation(ctx, sent.outcome.networkError)) callOutcome = 'connectionError';
 			if ('response' in sent.outcome && sent.outcome.response.statusCode === 429) callOutcome = 'throttled';
+			if ('response' in sent.outcome && transfer === 'download') {
+				// The answer began: from here its body is read by the operation, limited by the same clock.
+				watchDownload(sent.outcome.response.body, watchdog, (bytes) => timedOut(1, { cutOffAfterBytes: bytes }));
+				bodyWatched = true;
+			}
 			return sent;
 		} finally {
+			if (!bodyWatched) watchdog.stop();
 			if (permit) limiter?.release(permit, callOutcome);
 		}
 	};
@@ -136,8 +215,36 @@ export async function workplaceRequest<T = unknown>(
 	let rateLimitRetries = 0;
 	let serverErrorRetries = 0;
 	let tokenRenewals = 0;
+	let timeouts = 0;
 	for (;;) {
 		const sent = await sendOnce();
+
+		if (sent === NOT_SENT) {
+			// Nothing left: any call may be tried again, as after a failed token request.
+			if (isCancellation(ctx, {})) throw new NodeOperationError(node, 'The execution was cancelled', { itemIndex });
+			timeouts++;
+			if (serverErrorRetries < policy.maxServerErrorRetries) {
+				await sleep(backoffMs(serverErrorRetries));
+				serverErrorRetries++;
+				continue;
+			}
+			throw timedOut(timeouts, { notSent: true });
+		}
+		const clientError = sent !== TIMED_OUT && 'networkError' in sent.outcome ? sent.outcome.networkError : undefined;
+		if (sent === TIMED_OUT || isClientTimeout(clientError)) {
+			// No answer in time. The user's cancellation is not a timeout.
+			if (isCancellation(ctx, clientError ?? {})) {
+				throw new NodeOperationError(node, 'The execution was cancelled', { itemIndex });
+			}
+			timeouts++;
+			// Only a call the platform can receive twice is sent again (a create or send may have reached it).
+			if (idempotent && serverErrorRetries < policy.maxServerErrorRetries) {
+				await sleep(backoffMs(serverErrorRetries));
+				serverErrorRetries++;
+				continue;
+			}
+			throw timedOut(timeouts);
+		}
 		const { outcome } = sent;
 
 		if ('tokenError' in outcome) {

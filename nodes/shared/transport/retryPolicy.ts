@@ -1,24 +1,36 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { DEFAULT_TIMEOUT_SECONDS } from './timeLimit';
+
+/** How an item's calls are retried, and how long each may take ("Request Options"). */
 export interface RetryPolicy {
 	/** How many times a 429 answer is waited out and retried. */
 	maxRateLimitRetries: number;
 	/** Longest Retry-After honoured; a longer one fails at once instead of stalling the workflow. */
 	maxRetryWaitSeconds: number;
-	/** Retries of idempotent calls (GET, PUT, DELETE) after a 5xx or a lost connection. */
+	/** Retries of idempotent calls (GET, PUT, DELETE) after a 5xx, a lost connection or a timeout. */
 	maxServerErrorRetries: number;
+	/**
+	 * "Timeout": the time limit of one attempt (timeLimit.ts). A call's whole answer must come within
+	 * it; an upload or download fails only after this long without a byte moving.
+	 */
+	timeoutSeconds: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRateLimitRetries: 3,
 	maxRetryWaitSeconds: 60,
 	maxServerErrorRetries: 2,
+	timeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
 };
 
 /** The node's "Request Options" for one item, over the defaults. */
 export function readRetryPolicy(ctx: IExecuteFunctions, itemIndex: number): RetryPolicy {
 	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as Partial<RetryPolicy>;
-	return { ...DEFAULT_RETRY_POLICY, ...options };
+	const policy = { ...DEFAULT_RETRY_POLICY, ...options };
+	// an expression may give anything: a limit is a positive number of seconds
+	policy.timeoutSeconds = Number(policy.timeoutSeconds) > 0 ? Number(policy.timeoutSeconds) : DEFAULT_TIMEOUT_SECONDS;
+	return policy;
 }
 
 /**

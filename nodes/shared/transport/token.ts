@@ -1,6 +1,8 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
+import { DEFAULT_TIMEOUT_MS } from './timeLimit';
+
 /**
  * The access token of a credential whose token n8n fetches through the credential's
  * preAuthentication (an expirable hidden property), shared by every execution in this n8n
@@ -90,6 +92,46 @@ export interface TokenRequestFailure {
 const failures = new Map<string, TokenRequestFailure>();
 
 /**
+ * What the token request (the credential's preAuthentication) must know of the call that fetches
+ * the token: its time limit, and when the request starts and ends, with the token it got (the
+ * call's clock does not run meanwhile, see timeLimit.ts). Registered per account by that call
+ * (tokenCall.ts).
+ */
+export interface TokenRequestWatch {
+	timeoutMs: number;
+	started(): void;
+	ended(token?: string): void;
+}
+
+const tokenRequestWatches = new Map<string, Set<TokenRequestWatch>>();
+
+/** Registers a call that fetches the account's token; returns its removal. */
+export function watchTokenRequests(
+	credentials: ICredentialDataDecryptedObject,
+	fields: string[],
+	watch: TokenRequestWatch,
+): () => void {
+	const key = identityOf(credentials, fields);
+	const watches = tokenRequestWatches.get(key) ?? new Set<TokenRequestWatch>();
+	watches.add(watch);
+	tokenRequestWatches.set(key, watches);
+	return () => {
+		watches.delete(watch);
+		if (watches.size === 0 && tokenRequestWatches.get(key) === watches) tokenRequestWatches.delete(key);
+	};
+}
+
+/** For the credential's token request: its limit (the calls', else the default) and whom to tell when it runs. */
+export function tokenRequestWatch(credentials: ICredentialDataDecryptedObject, fields: string[]): TokenRequestWatch {
+	const watches = [...(tokenRequestWatches.get(identityOf(credentials, fields)) ?? [])];
+	return {
+		timeoutMs: watches.length ? Math.min(...watches.map((w) => w.timeoutMs)) : DEFAULT_TIMEOUT_MS,
+		started: () => watches.forEach((w) => w.started()),
+		ended: (token) => watches.forEach((w) => w.ended(token)),
+	};
+}
+
+/**
  * Called by a credential's preAuthentication when its token request fails. n8n passes only the
  * error's message on to the node (n8n 1's NodeApiError drops the original error), so the status
  * and Retry-After the node needs to decide on a retry travel through this process-wide note.
@@ -141,4 +183,5 @@ export function sharedTokenFor(
 export function resetSharedTokens(): void {
 	tokens.clear();
 	failures.clear();
+	tokenRequestWatches.clear();
 }
