@@ -3,6 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import { PICTURE_SIZE_OPTIONS } from '../shared/transport/botApi';
 import { optionsCollection } from '../shared/descriptions/fields';
 
+/**
+ * The picture of a message event is downloaded while the platform waits for the delivery's answer:
+ * the limit (no byte for this long) stays well under a webhook sender's usual patience.
+ */
+export const PICTURE_TIMEOUT_SECONDS = 20;
+
 /** Values of the "Events" parameter. */
 const EVENT_OPTIONS = [
 	{ name: 'All Events', value: '*', description: 'Every event the platform delivers' },
@@ -84,6 +90,16 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		description: 'Name of the binary property the picture is written to',
+		displayOptions: { show: { downloadImages: [true] } },
+	},
+	{
+		displayName: 'Image Download Timeout (Seconds)',
+		name: 'imageTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 300 },
+		default: PICTURE_TIMEOUT_SECONDS,
+		description:
+			'How long the download of a picture may go without receiving a byte. The platform waits for the answer meanwhile: keep it well under its patience. A delivery whose picture fails is answered with an error and starts no run, so the platform can send it again.',
 		displayOptions: { show: { downloadImages: [true] } },
 	},
 	optionsCollection([

@@ -2,9 +2,11 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { NodeApiError } from 'n8n-workflow';
 
 import { downloadPicture } from '../shared/transport/botApi';
+import { handRetryPolicy } from '../shared/transport/retryPolicy';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { BotDelivery, SignatureCheck } from './delivery';
+import { PICTURE_TIMEOUT_SECONDS } from './description';
 import { answerWhenRunStarts } from './pacing';
 import {
 	hasWebhookCredential,
@@ -101,6 +103,10 @@ async function attachPictures(
 ): Promise<void> {
 	const size = ctx.getNodeParameter('imageSize', 'medium') as string;
 	const property = ctx.getNodeParameter('binaryPropertyName', 'data') as string;
+	// The platform waits for the answer meanwhile: a limit of its own, and no retries (the platform
+	// sends a failed delivery again).
+	const timeoutSeconds = ctx.getNodeParameter('imageTimeout', PICTURE_TIMEOUT_SECONDS) as number;
+	handRetryPolicy(ctx, 0, { maxRateLimitRetries: 0, maxRetryWaitSeconds: 0, maxServerErrorRetries: 0, timeoutSeconds });
 	try {
 		for (const [i, candidate] of fresh.entries()) {
 			if (!candidate.pictureId) continue;
@@ -114,11 +120,23 @@ async function attachPictures(
 		// No run starts: forget the events so a redelivery can start one.
 		release();
 		const reason = (error as Error).message;
-		throw new NodeApiError(ctx.getNode(), { message: reason }, {
-			message: `Could not download the picture of a message event: ${reason}`,
-			httpCode: (error as NodeApiError).httpCode ?? undefined,
-			description: (error as NodeApiError).description ?? undefined,
+		ctx.logger.warn(`Workplace Trigger: a delivery was answered 500 because the picture of a message event could not be downloaded: ${reason}`, {
+			workflowId: ctx.getWorkflow().id,
+			node: ctx.getNode().name,
 		});
+		const message = `Could not download the picture of a message event: ${reason}`;
+		const httpCode = (error as NodeApiError).httpCode ?? undefined;
+		const failure = new NodeApiError(ctx.getNode(), { message: reason }, {
+			message,
+			httpCode,
+			description:
+				httpCode === 'ETIMEDOUT'
+					? `Time limit: "Image Download Timeout" of the Workplace Trigger (${timeoutSeconds} s without a byte). No run started; a redelivery of the event runs.`
+					: ((error as NodeApiError).description ?? undefined),
+		});
+		// NodeApiError puts its own text in place of the message for some codes (e.g. ETIMEDOUT).
+		failure.message = message;
+		throw failure;
 	}
 }
 

@@ -746,6 +746,36 @@ describe('download images', () => {
 		expect(again.status).toBe(500);
 	});
 
+	test('a picture that stalls past "Image Download Timeout": a redelivery meanwhile gets 503, the first attempt fails without a run, a later redelivery runs once with the picture', async () => {
+		const bed = imageBed({ imageTimeout: 1 });
+		sim.state.addPicture('pic-stall');
+		sim.faults.add({ method: 'GET', path: '/file/image/pic-stall', latencyMs: 4000, times: 1 });
+		const raw = bot(messageEvent({ pictureId: 'pic-stall', fileName: 'stalled.png' }));
+		const first = bed.deliver(signed(raw));
+		while (!sim.log.find({ method: 'GET', path: '/file/image/pic-stall' }).length) await new Promise((resolve) => setImmediate(resolve));
+		const during = await bed.deliver(signed(raw));
+		expectNoRun(during, 503);
+		expect([during.body, during.headers?.['retry-after']]).toEqual([
+			{ message: 'The first delivery of this event is still being received; retry later' },
+			'10',
+		]);
+		const failed = await first;
+		expect([failed.status, failed.runStarted]).toEqual([500, false]);
+		expect(failed.error?.message).toBe(
+			'Could not download the picture of a message event: GET /file/image/pic-stall: the download got no data for 1 s',
+		);
+		expect((failed.error as { description?: string }).description).toMatch(/"Image Download Timeout" of the Workplace Trigger \(1 s without a byte\)/);
+		const after = await bed.deliver(signed(raw));
+		expectRun(after, 1);
+		expect(after.items[0].binary?.data?.fileName).toBe('stalled.png');
+		const requests = sim.log.find({ method: 'GET', path: '/file/image/pic-stall' });
+		expect(requests.map((r) => [r.query, r.headers.authorization?.startsWith('Bearer ')])).toEqual([
+			[{ size: 'small' }, true],
+			[{ size: 'small' }, true],
+		]);
+		expectNoRun(await bed.deliver(signed(raw)), 200);
+	});
+
 	test('without "Download Images" no bot API call is made', async () => {
 		const outcome = await signedBed().deliver(signed(bot(messageEvent({ pictureId: SEED.pictures.first }))));
 		expectRun(outcome, 1);

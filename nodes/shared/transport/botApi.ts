@@ -12,7 +12,7 @@ import { BOT_ACCOUNT_FIELDS } from '../../../credentials/WorkplaceBotOAuth2Api.c
 import { apiPath } from './apiPath';
 import { nameForContentType, responseToBinary } from '../binary';
 import { runBotCredentialTest } from '../credentialTests/botTest';
-import type { ApiDefinition, WorkplaceRequest } from './index';
+import type { ApiDefinition } from './index';
 import { apiAt, requestTo } from './index';
 
 /** The bot API (v1, v2 and image retrieval) under {base_url}, signed with the bot's OAuth token. */
@@ -48,10 +48,6 @@ export const PICTURE_SIZE_OPTIONS = [
  * A picture a user sent to the bot (the `pictureId` of a message event), streamed into n8n binary
  * data. Its name is `fileName` (the event's), else the one in Content-Disposition, else
  * `fallbackFileName`, with the extension of the content type the platform returned.
- *
- * `limits`: instead of the item's "Timeout" (webhooks: DEFAULT_TIMEOUT_MS and
- * DEFAULT_IDLE_TIMEOUT_MS of timeLimit.ts), `idleTimeoutMs` for the download (no byte for that
- * long, before the answer or between its pieces) and `timeoutMs` for the token request it may wait for.
  */
 export async function downloadPicture(
 	ctx: IExecuteFunctions | IWebhookFunctions,
@@ -59,11 +55,10 @@ export async function downloadPicture(
 	size: string,
 	names: { fileName?: unknown; fallbackFileName: string },
 	itemIndex = 0,
-	limits: Pick<WorkplaceRequest, 'timeoutMs' | 'idleTimeoutMs'> = {},
 ): Promise<IBinaryData> {
 	const response = await botRequest<Parameters<typeof responseToBinary>[1]['body']>(
 		ctx,
-		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true, ...limits },
+		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true },
 		itemIndex,
 	);
 	const given = typeof names.fileName === 'string' ? names.fileName.trim().replace(/[/\\]/g, '_') : '';

@@ -23,7 +23,6 @@ export { requestAllPages } from './pagination';
 export type { ListEnvelope } from './pagination';
 export { DEFAULT_RETRY_POLICY, getRetryPolicy, parseRetryAfter } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
-export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, DEFAULT_TIMEOUT_SECONDS } from './timeLimit';
 
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
@@ -48,22 +47,12 @@ export interface WorkplaceRequest {
 	qs?: IDataObject;
 	/**
 	 * A JSON body, or a factory for a multipart body (called again for each attempt, so a retried
-	 * upload gets a fresh stream). A multipart body is a transfer: see `idleTimeoutMs`.
+	 * upload gets a fresh stream). A multipart body is a transfer (timeLimit.ts: limited by progress).
 	 */
 	body?: IDataObject | IDataObject[] | (() => Promise<FormData>);
 	headers?: IDataObject;
-	/** Return the response body as a stream (downloads; a transfer: see `idleTimeoutMs`). */
+	/** Return the response body as a stream (downloads; a transfer, limited by progress). */
 	stream?: boolean;
-	/**
-	 * This call's time limit in ms, instead of the item's "Timeout" (timeLimit.ts): its whole answer
-	 * must come within it; the token request it may wait for gets the same limit.
-	 */
-	timeoutMs?: number;
-	/**
-	 * For a transfer (an upload or a streamed download), instead of the item's "Timeout": the longest
-	 * time in ms without a byte moving, before the answer and between its pieces.
-	 */
-	idleTimeoutMs?: number;
 	/** Sent as the `Idempotency-Key` header. */
 	idempotencyKey?: string;
 	/**

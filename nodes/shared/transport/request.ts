@@ -102,8 +102,7 @@ export async function workplaceRequest<T = unknown>(
 
 	// The time limit (timeLimit.ts): a call's whole answer, or a transfer's progress.
 	const transfer = typeof request.body === 'function' ? 'upload' : request.stream ? 'download' : undefined;
-	const timeoutMs = request.timeoutMs ?? policy.timeoutSeconds * 1000;
-	const limitMs = transfer ? (request.idleTimeoutMs ?? policy.timeoutSeconds * 1000) : timeoutMs;
+	const limitMs = policy.timeoutSeconds * 1000;
 
 	/**
 	 * `watchdog`: this attempt's clock; an upload's file parts restart it as they are sent.
@@ -183,7 +182,7 @@ export async function workplaceRequest<T = unknown>(
 			const sending: Promise<Sent> = sharedToken && tokenSpec
 				? sendWithSharedToken(sharedToken, tokenSpec, credentials, (tokenData) => send(request, watchdog, tokenData), {
 						watchdog,
-						tokenTimeoutMs: timeoutMs,
+						tokenTimeoutMs: limitMs,
 					})
 				: attempt(send(request, watchdog), true).then((outcome) => ({ outcome }));
 			const sent = await withinLimit(sending, watchdog);

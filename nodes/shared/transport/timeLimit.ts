@@ -2,20 +2,18 @@ import { sleep, sleepWithAbort } from 'n8n-workflow';
 
 /**
  * The time limit of every platform call, the item's "Request Options > Timeout" (these defaults
- * where no item option applies: list pickers, load options, webhooks):
+ * where no item option applies: list pickers, load options; the trigger's picture has its own):
  *
- * - an API call must be answered, body included, within `timeoutMs`; so must the bot's token
+ * - an API call must be answered, body included, within the limit; so must the bot's token
  *   request (credentials/WorkplaceBotOAuth2Api.credentials.ts), with the limit of the call it
  *   fetches the token for, and not counted in that call's time;
- * - a file upload or download fails only when no byte moved for `idleTimeoutMs` (before the answer
+ * - a file upload or download fails only when no byte moved for as long (before the answer
  *   starts, and between two pieces of it), so a large file is never cut off while it flows.
  *
  * Credential tests keep their own 15 s (credentialTests/probe.ts).
  */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_SECONDS * 1000;
-/** Uploads and downloads: the longest time without a byte moving. */
-export const DEFAULT_IDLE_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 
 /**
  * n8n's HTTP client (axios) gets the limit plus this as its own timeout: the watchdog decides, and

@@ -13,6 +13,7 @@ import { joinEvent, messageEvent, postbackEvent, SEED, sendWebhook, userEvent } 
 import type { WebhookOptions, WebhookResult, WebhookDelivery } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext, WorkflowJson } from '../types';
+import { sleep } from '../../../scripts/lib/proc';
 import { PACKAGE } from '../workflow';
 
 interface CaseResult {
@@ -41,6 +42,16 @@ const IN_PROGRESS = /^\{"message":"The first delivery of this event is still bei
 
 interface TargetReport {
 	cases: CaseResult[];
+	/** A picture held past the trigger's Image Download Timeout: attempts, the redelivery during the stall, runs. */
+	stall: {
+		statuses: number[];
+		duringStall: { body: string; retryAfter: unknown };
+		afterStall: string;
+		succeeded: number;
+		executions: string[];
+		run?: string;
+		pictureRequests: number;
+	};
 	/** What n8n answered when asked to activate (publish) a trigger verifying signatures without a credential. */
 	noCredentialRefusal?: string;
 	/** Status of a delivery to that trigger's URL afterwards. */
@@ -182,7 +193,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	const imageRequests = ctx.sim.log.find({ method: 'GET', path: `/file/image/${SEED.pictures.first}` }).length;
 
 	// The platform returns a JPEG for an event naming the file holiday.png: the binary is holiday.jpg (issue 17, point 8).
-	const state = ctx.sim.state as { addPicture(id: string, options: { contentType: string; bytes: Buffer }): string };
+	const state = ctx.sim.state as { addPicture(id: string, options?: { contentType: string; bytes: Buffer }): string };
 	state.addPicture('pic-e2e-jpeg', { contentType: 'image/jpeg', bytes: Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex') });
 	const jpegResult = await sendWebhook(
 		imageUrl,
@@ -192,6 +203,43 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	assert.equal(jpegResult.status, 200, `JPEG delivery answered ${jpegResult.status}: ${jpegResult.body}`);
 	const jpegExecutions = (await srv.settledExecutions(imageId)).filter((e) => e.id !== imageExecutions[0]?.id);
 	const jpegExecution = jpegExecutions[0] ? JSON.stringify(await srv.execution(jpegExecutions[0].id)) : undefined;
+
+	// A picture that stalls past the node's Image Download Timeout, redelivered meanwhile and after (issue 28, point 3).
+	const stallHook = randomUUID();
+	const stallId = await srv.createActiveWorkflow(
+		'e2e trigger: stalled picture',
+		triggerWorkflow(
+			stallHook,
+			{ verification: 'secret', events: ['message'], downloadImages: true, imageTimeout: 2 },
+			{
+				workplaceWebhookApi: { id: secretId, name: 'Workplace webhook secret (e2e)' },
+				workplaceBotOAuth2Api: { id: botId, name: 'Workplace bot (e2e)' },
+			},
+		),
+	);
+	const stallUrl = srv.webhookUrl(stallHook, 'webhook');
+	await srv.waitForWebhook(stallUrl);
+	state.addPicture('pic-e2e-stall');
+	const stallPath = '/file/image/pic-e2e-stall';
+	ctx.sim.faults?.add({ method: 'GET', path: stallPath, latencyMs: 8000, times: 1 });
+	const stalled: WebhookDelivery = { kind: 'bot', events: [messageEvent({ pictureId: 'pic-e2e-stall', fileName: 'stalled.png' })] };
+	const firstAttempt = signedSend(stalled);
+	await sleep(700);
+	const duringStall = await signedSend(stalled);
+	const stallFirst = await firstAttempt;
+	const afterStall = await signedSend(stalled);
+	const stallExecutions = await srv.settledExecutions(stallId);
+	const stallSucceeded = stallExecutions.filter((e) => e.status === 'success');
+	const stallRun = stallSucceeded[0] ? JSON.stringify(await srv.execution(stallSucceeded[0].id)) : undefined;
+	const stall = {
+		statuses: [stallFirst.status, duringStall.status, afterStall.status],
+		duringStall: { body: duringStall.body, retryAfter: duringStall.headers['retry-after'] },
+		afterStall: afterStall.body,
+		succeeded: stallSucceeded.length,
+		executions: stallExecutions.map((e) => e.status),
+		run: stallRun,
+		pictureRequests: ctx.sim.log.find({ method: 'GET', path: stallPath }).length,
+	};
 
 	// Verification on, no credential: n8n refuses to activate (publish) it, with the trigger's message (issue 17, point 7).
 	const bareHook = randomUUID();
@@ -221,6 +269,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 
 	return {
 		cases,
+		stall,
 		signedExecutions,
 		imageExecution,
 		imageRequests,
@@ -276,6 +325,16 @@ export const scenario = triggerServerScenario({
 		for (const [i, answer] of simultaneous.answers.entries()) {
 			if (simultaneous.statuses[i] === 503) assert.equal(answer.retryAfter, '10', `${SIMULTANEOUS}: Retry-After of a 503`);
 		}
+		process.stdout.write(
+			`        stalled picture: HTTP ${report.stall.statuses.join(', ')} (first attempt, redelivery during the stall, redelivery after); executions ${report.stall.executions.join(', ')}; ${report.stall.pictureRequests} picture requests\n`,
+		);
+		assert.deepEqual(report.stall.statuses, [500, 503, 200], 'stalled picture: the first attempt fails, the redelivery meanwhile is asked to come again, the one after runs');
+		assert.match(report.stall.duringStall.body, IN_PROGRESS, 'stalled picture: the answer during the stall');
+		assert.equal(String(report.stall.duringStall.retryAfter), '10', 'stalled picture: Retry-After during the stall');
+		assert.match(report.stall.afterStall, ACCEPTED, 'stalled picture: the redelivery after the stall starts the run');
+		assert.equal(report.stall.succeeded, 1, 'stalled picture: exactly one run succeeded');
+		assert.equal(report.stall.pictureRequests, 2, 'stalled picture: the stalled request and the one of the redelivery');
+		assert.match(report.stall.run ?? '', /stalled\.png/, 'stalled picture: the run holds the picture');
 		assert.equal(report.signedExecutions, 4, 'executions of the signed workflow');
 		assert.equal(report.unsignedExecutions, 1, 'executions of the unsigned workflow');
 		assert.equal(report.imageRequests, 1, 'picture requests to the simulator');
