@@ -1,5 +1,5 @@
 import type { INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { Expression, sleep } from 'n8n-workflow';
 
 /**
  * Answers a delivery once n8n has started its run, as n8n's own Webhook node does: its answer
@@ -11,6 +11,12 @@ import { sleep } from 'n8n-workflow';
  * for 500 deliveries). Now webhook() hands its items to the run without answering, and the
  * answer goes when the run reaches the trigger node: n8n's engine calls the node's execute()
  * with those very items (`runStarted`).
+ *
+ * Only where that cost exists: n8n 2's default expression engine (a pool of isolates,
+ * `Expression.vmEvaluator`, n8n-workflow 2.x) gives every execution and every webhook request of a
+ * trigger other than the Webhook node an isolate of its own. Without it (n8n 1.x, or n8n 2 with
+ * N8N_EXPRESSION_ENGINE=legacy) a run waiting to start costs little, and the answer goes at once:
+ * there the Webhook node answers ahead of its runs too, and holding would only slow the sender.
  *
  * Runs that start in another process (queue mode: workers) never reach this one: while no run
  * of a held delivery has started here, an answer waits at most PROBE_LIMIT_MS, and once one
@@ -28,6 +34,11 @@ type RunsStart = 'unknown' | 'here' | 'elsewhere';
 
 let runsStart: RunsStart = 'unknown';
 
+/** Whether n8n gives each run an expression isolate (n8n 2's default engine): read each time, n8n starts it at launch. */
+function runsCostAnIsolate(): boolean {
+	return Boolean((Expression as unknown as { vmEvaluator?: unknown }).vmEvaluator);
+}
+
 /** The answer of each held delivery, by the `json` object of its first item (the run gets the same object). */
 const held = new WeakMap<object, () => void>();
 
@@ -43,7 +54,7 @@ export function answerWhenRunStarts(items: INodeExecutionData[], answer: () => v
 		answer();
 	};
 	const first = items[0]?.json;
-	if (!first) return send();
+	if (!first || !runsCostAnIsolate()) return send();
 	// Kept also when answered at once, so that a run starting here is still seen.
 	held.set(first, send);
 	if (runsStart === 'elsewhere') return send();

@@ -36,7 +36,7 @@ import type {
 	IWebhookResponseData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Workflow, createRunExecutionData, deepCopy } from 'n8n-workflow';
+import { Expression, Workflow, createRunExecutionData, deepCopy } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
@@ -76,6 +76,8 @@ export interface DeliveryOutcome {
 	answeredAtReturn?: boolean;
 	/** 'webhook' (production) or 'manual'. */
 	mode?: WorkflowExecuteMode;
+	/** Whether runs cost an isolate in the n8n modelled (see TriggerBedOptions.isolates). */
+	isolates?: boolean;
 	/** What webhook() returned (undefined when it threw). */
 	result?: IWebhookResponseData;
 	/** The error webhook() threw. */
@@ -147,6 +149,18 @@ export interface TriggerBedOptions {
 	n8nFlow?: 1 | 2;
 	/** Whether runs start in this process (default true; false models queue mode, where workers run them). */
 	runs?: boolean;
+	/**
+	 * Whether n8n gives each run an expression isolate (n8n 2's default engine, modelled by setting
+	 * n8n-workflow's `Expression.vmEvaluator`); default: with the n8n 2 flow.
+	 */
+	isolates?: boolean;
+}
+
+/** Models n8n 2's default expression engine (a pool of isolates) in n8n-workflow, or its absence (n8n 1, legacy engine). */
+export function modelIsolateEngine(on: boolean): void {
+	const expression = Expression as unknown as { vmEvaluator?: unknown };
+	if (on) expression.vmEvaluator = { modelledByTheTriggerBed: true };
+	else delete expression.vmEvaluator;
 }
 
 /** One saved workflow holding a Workplace Trigger, receiving deliveries. */
@@ -169,9 +183,12 @@ export class TriggerBed {
 
 	private readonly runs: boolean;
 
+	private readonly isolates: boolean;
+
 	constructor(options: TriggerBedOptions) {
 		this.n8nFlow = options.n8nFlow ?? 2;
 		this.runs = options.runs ?? true;
+		this.isolates = options.isolates ?? this.n8nFlow === 2;
 		this.workflowId = options.workflowId ?? `wf-${randomUUID()}`;
 		this.nodeId = options.nodeId ?? randomUUID();
 		this.storedStaticData = options.staticData === undefined ? undefined : deepCopy(options.staticData);
@@ -310,6 +327,7 @@ export class TriggerBed {
 
 		let result: IWebhookResponseData | undefined;
 		let error: Error | undefined;
+		modelIsolateEngine(this.isolates);
 		try {
 			result = await this.nodeType().webhook!.call(context);
 		} catch (e) {
@@ -369,6 +387,7 @@ export class TriggerBed {
 				run,
 				answeredAtReturn,
 				mode,
+				isolates: this.isolates,
 			};
 		}
 		return { status: 200, body: { message: 'Workflow was started' }, runStarted, items, result };

@@ -66,9 +66,10 @@ function expectRun(outcome: DeliveryOutcome, count: number) {
 	expect(outcome.result?.noWebhookResponse).toBe(true);
 	expect(outcome.body).toEqual({ received: count });
 	expect(outcome.contentType).toMatch(/^application\/json/);
-	// Paced like n8n's Webhook node: in production the answer waits until the run has started
-	// (the node's execute() got these very items); a test event is answered at once.
-	expect(outcome.answeredAtReturn).toBe(outcome.mode === 'manual');
+	// Paced like n8n's Webhook node where runs cost an isolate (n8n 2's default engine): in
+	// production the answer waits until the run has started (the node's execute() got these very
+	// items); a test event, and any event on n8n 1, is answered at once.
+	expect(outcome.answeredAtReturn).toBe(outcome.mode === 'manual' || !outcome.isolates);
 	const ran = outcome.run?.data.resultData.runData['Workplace Trigger']?.[0]?.data?.main[0] ?? [];
 	expect(ran.map((item) => [item.json, item.binary])).toEqual(outcome.items.map((item) => [item.json, item.binary]));
 }
@@ -232,6 +233,19 @@ describe('answers', () => {
 		});
 		// The node answers each itself: n8n adds no body of its own (such as "firstEntryJson").
 		expect(Object.values(outcomes).every((o) => o.result?.noWebhookResponse === true)).toBe(true);
+	});
+});
+
+describe('pacing', () => {
+	test.each([
+		['n8n 2 (each run gets an expression isolate)', 2, true, false],
+		['n8n 1', 1, false, true],
+		['n8n 2 with the legacy expression engine', 2, false, true],
+	] as const)('%s: the answer goes once the run started, or at once where a waiting run costs little', async (_name, n8nFlow, isolates, atOnce) => {
+		const bed = signedBed({ events: ['message'] }, { n8nFlow, isolates });
+		const outcome = await bed.deliver(signed(bot(messageEvent())));
+		expectRun(outcome, 1);
+		expect(outcome.answeredAtReturn).toBe(atOnce);
 	});
 });
 

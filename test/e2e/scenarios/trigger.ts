@@ -31,7 +31,7 @@ interface CaseResult {
 }
 
 /** The trigger's answers (issue 17, point 6): small JSON bodies. */
-const SIMULTANEOUS = 'the same event 3 times at the same moment: one runs, the others are asked to come again';
+const SIMULTANEOUS = 'the same event 3 times at the same moment: one runs, the others are asked to come again or already received';
 const ACCEPTED = /^\{"received":1\}$/;
 const REPEATED = /^\{"received":0,"message":"Already received; no run started"\}$/;
 const IGNORED = /^\{"received":0,"message":"No selected event in this delivery; no run started"\}$/;
@@ -143,7 +143,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 		signedSend({ kind: 'bot', events: [{ ...second, replyToken: 'another-token' }] }, { signature: 'base64' }),
 	);
 	const simultaneous = joinEvent();
-	await check(SIMULTANEOUS, [200, 503], 1, new RegExp(`${ACCEPTED.source}|${IN_PROGRESS.source}`), () =>
+	await check(SIMULTANEOUS, [200, 503], 1, new RegExp(`${ACCEPTED.source}|${REPEATED.source}|${IN_PROGRESS.source}`), () =>
 		Promise.all([1, 2, 3].map(() => signedSend({ kind: 'bot', events: [simultaneous] }))),
 	);
 	await check('the same event once more, after its first delivery was answered', 200, 0, REPEATED, () =>
@@ -320,8 +320,10 @@ export const scenario = triggerServerScenario({
 		assert.ok(report.jpegExecution, 'the JPEG delivery recorded an execution');
 		assert.match(report.jpegExecution, /holiday\.jpg/, 'the JPEG is named after the event with .jpg');
 		assert.match(report.jpegExecution, /image\/jpeg/, 'the JPEG binary has its type');
+		// One is accepted; each other one arrives while the first is still being received (503, as on
+		// n8n 2, where the answer waits for the run) or after it was answered (200, already received).
 		const simultaneous = report.cases.find((c) => c.name === SIMULTANEOUS)!;
-		assert.deepEqual([...simultaneous.statuses].sort(), [200, 503, 503], `${SIMULTANEOUS}: one 200 and two 503`);
+		assert.equal(simultaneous.answers.filter((a) => ACCEPTED.test(a.body)).length, 1, `${SIMULTANEOUS}: one accepted`);
 		for (const [i, answer] of simultaneous.answers.entries()) {
 			if (simultaneous.statuses[i] === 503) assert.equal(answer.retryAfter, '10', `${SIMULTANEOUS}: Retry-After of a 503`);
 		}
