@@ -254,9 +254,9 @@ export function triggerSection(rounds: TriggerRound[]): string[] {
 	}
 	lines.push('');
 	lines.push('Notes:');
-	lines.push('- Recording is limited by n8n itself for both nodes: each execution is written to SQLite several times (created, started, finished), about 80 executions per second on this machine; answers run ahead of recording.');
-	lines.push("- Answers: Workplace Trigger reads its credential (the secret) and the workflow's static data for every delivery, checks the signature, records the event's key and answers the delivery itself; n8n then saves the static data (when it changed) before it starts the run. Version 1.1's default saves the keys of received events on every delivery that brings a new one, so each such delivery also writes the workflow row; Batched writes at most every 5 s or 500 events (version 1's default).");
-	lines.push("- Peak RSS above start: n8n's main process, its peak reset before each round. On n8n 2.41 with its default expression engine (isolated-vm, `N8N_EXPRESSION_ENGINE=vm`), every webhook request of a trigger other than the Webhook node, and every execution, starts an expression isolate; see README, Workplace Trigger, Bursts on n8n 2.x.");
+	lines.push('- Each side runs in its own fresh `n8n start` (SQLite), one after the other, after a warm-up of its own.');
+	lines.push("- Answers: Workplace Trigger reads its credential (the secret) and the workflow's static data for every delivery, checks the signature, records the event's key (saved with the workflow on every delivery that brings a new one, deliveries arriving together sharing one write) and hands the event to n8n, which saves the static data and starts the run. Where a run costs an expression isolate (n8n 2's default engine) the trigger answers once the run has started, as the Webhook node answers once its run is started; elsewhere (n8n 1) at once.");
+	lines.push("- Peak RSS above start: n8n's main process, its peak reset before each round. On n8n 2.41 with its default expression engine (isolated-vm, `N8N_EXPRESSION_ENGINE=vm`), every execution, and every webhook request of a trigger other than the Webhook node, gets an expression isolate (a pool of 1, then created cold): the trigger costs two per delivery, the Webhook node one, which is why it answers at about half the Webhook node's rate there.");
 	lines.push('');
 	return lines;
 }
