@@ -19,7 +19,7 @@ export const IN_FLIGHT = 20;
 /** Deliveries per side before the measured rounds (BENCH_WARMUP). */
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 
-/** Workplace Trigger at its default (1.1: received events saved on every delivery), with Batched saving, and n8n's Webhook node. */
+/** Workplace Trigger at its default (received events saved on every delivery), with Batched saving, and n8n's Webhook node. */
 export type Side = 'workplaceTrigger' | 'workplaceTriggerBatched' | 'webhook';
 const ALL_SIDES: Side[] = ['workplaceTrigger', 'workplaceTriggerBatched', 'webhook'];
 /** BENCH_TRIGGER_SIDES: a comma list of sides (default all). */
@@ -78,7 +78,7 @@ export function workflowBody(side: Side, webhookId: string, credential: { id: st
 			? {
 					name: 'Workplace Trigger',
 					type: `${PACKAGE}.workplaceTrigger`,
-					typeVersion: 1.1,
+					typeVersion: 1,
 					parameters: {
 						verification: 'secret',
 						events: ['message'],
@@ -255,7 +255,7 @@ export function triggerSection(rounds: TriggerRound[]): string[] {
 	lines.push('');
 	lines.push('Notes:');
 	lines.push('- Recording is limited by n8n itself for both nodes: each execution is written to SQLite several times (created, started, finished), about 80 executions per second on this machine; answers run ahead of recording.');
-	lines.push("- Answers: Workplace Trigger reads its credential (the secret) and the workflow's static data for every delivery, checks the signature, records the event's key and answers the delivery itself; n8n then saves the static data (when it changed) before it starts the run. Version 1.1's default saves the keys of received events on every delivery that brings a new one, so each such delivery also writes the workflow row; Batched writes at most every 5 s or 500 events (version 1's default).");
+	lines.push("- Answers: Workplace Trigger reads its credential (the secret) and the workflow's static data for every delivery, checks the signature, records the event's key and answers the delivery itself; n8n then saves the static data (when it changed) before it starts the run. By default it saves the keys of received events on every delivery that brings a new one, so each such delivery also writes the workflow row; Remember Received Events: Batched writes at most every 5 s or 500 events.");
 	lines.push("- Peak RSS above start: n8n's main process, its peak reset before each round. On n8n 2.41 with its default expression engine (isolated-vm, `N8N_EXPRESSION_ENGINE=vm`), every webhook request of a trigger other than the Webhook node, and every execution, starts an expression isolate; see README, Workplace Trigger, Bursts on n8n 2.x.");
 	lines.push('');
 	return lines;
