@@ -32,7 +32,7 @@ import {
 	type Side,
 } from './trigger';
 
-/** The Workplace Trigger at its defaults (1.1: received events saved on every delivery) and n8n's Webhook node. */
+/** The Workplace Trigger at its defaults (received events saved on every delivery) and n8n's Webhook node. */
 const SIDES: Side[] = ['workplaceTrigger', 'webhook'];
 const WORKERS = 2;
 const WEBHOOK_PROCESSES = 2;

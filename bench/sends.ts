@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { executeWorkflow, importCredentials, importWorkflows, repoRoot, type N8nInstall } from '../scripts/lib/n8n';
 import type { Simulator } from '../simulator';
 import type { LoggedRequest } from '../simulator/types';
-import { chain, credentialId, manualTrigger, node, workflowId } from '../test/e2e/workflow';
+import { byId, chain, credentialId, manualTrigger, node, workflowId } from '../test/e2e/workflow';
 import { lineChart } from './chart';
 import { log, stat } from './lib';
 
@@ -69,7 +69,7 @@ function sendWorkflow(name: string, side: Side, uids: string[], simUrl: string) 
 			? node('Send', `${PACKAGE}.workplaceBot`, 1, {
 					resource: 'directMessage',
 					operation: 'sendText',
-					userId: '={{ $json.uid }}',
+					userId: byId('={{ $json.uid }}'),
 					text: '={{ $json.text }}',
 				}, { credentials: { ...botCred, data: () => ({}) } })
 			: node('Send', 'n8n-nodes-base.httpRequest', 4.2, {

@@ -19,7 +19,7 @@ export const IN_FLIGHT = 20;
 /** Deliveries per side before the measured rounds (BENCH_WARMUP). */
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 
-/** Workplace Trigger at its default (1.1: received events saved on every delivery), with Batched saving, and n8n's Webhook node. */
+/** Workplace Trigger at its default (received events saved on every delivery), with Batched saving, and n8n's Webhook node. */
 export type Side = 'workplaceTrigger' | 'workplaceTriggerBatched' | 'webhook';
 const ALL_SIDES: Side[] = ['workplaceTrigger', 'workplaceTriggerBatched', 'webhook'];
 /** BENCH_TRIGGER_SIDES: a comma list of sides (default all). */
@@ -78,7 +78,7 @@ export function workflowBody(side: Side, webhookId: string, credential: { id: st
 			? {
 					name: 'Workplace Trigger',
 					type: `${PACKAGE}.workplaceTrigger`,
-					typeVersion: 1.1,
+					typeVersion: 1,
 					parameters: {
 						verification: 'secret',
 						events: ['message'],

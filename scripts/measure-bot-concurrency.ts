@@ -24,7 +24,7 @@ async function main(): Promise<void> {
 				parameters: {
 					resource: 'directMessage',
 					operation: 'sendText',
-					userId: '={{ $json.uid }}',
+					userId: { __rl: true, mode: 'id', value: '={{ $json.uid }}' },
 					text: '={{ $json.text }}',
 					requestOptions: { concurrency },
 				},

@@ -47,7 +47,7 @@ import {
 import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
-import { chain, node, PACKAGE } from '../test/e2e/workflow';
+import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
 	ensureN8n,
 	fetchWebhook,
@@ -117,7 +117,7 @@ async function botPhase(cluster: QueueCluster, sim: Simulator, lines: string[]):
 		node('Send', `${PACKAGE}.workplaceBot`, 1, {
 			resource: 'directMessage',
 			operation: 'sendText',
-			userId: '={{ $json.uid }}',
+			userId: byId('={{ $json.uid }}'),
 			text: '={{ $json.text }}',
 		}, { credentials }),
 	]));
@@ -255,7 +255,7 @@ async function triggerPhases(cluster: QueueCluster, sim: Simulator, lines: strin
 	// Redeliveries straight to each webhook process, and pairs that bypass nginx's routing.
 	const secretId = await host.createCredential('Workplace webhook secret (queue)', 'workplaceWebhookApi', { secret });
 	const hook = randomUUID();
-	const workflowId = await host.createActiveWorkflow('queue: trigger routing', triggerWorkflow(hook, 1.1, { events: ['message'] }, secretId));
+	const workflowId = await host.createActiveWorkflow('queue: trigger routing', triggerWorkflow(hook, { events: ['message'] }, secretId));
 	const viaNginx = host.webhookUrl(hook, 'webhook');
 	await host.waitForWebhook(viaNginx);
 	const direct = cluster.webhookProcesses.map((_, i) => cluster.directWebhookUrl(i, hook, 'webhook'));

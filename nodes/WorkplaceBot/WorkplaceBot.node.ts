@@ -30,10 +30,7 @@ export class WorkplaceBot implements INodeType {
 		name: 'workplaceBot',
 		icon: { light: 'file:workplaceBot.svg', dark: 'file:workplaceBot.dark.svg' },
 		group: ['output'],
-		// 1.1: User by ID or username and Send to Thread's thread from a list (resource locators);
-		// carousel columns build their actions and default action like the buttons template (v1: JSON only).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: OPERATION_SUBTITLE,
 		description:
 			'Send messages as a Workplace bot to users, groups and topics (text, pictures, files, buttons, carousels, quick replies), create groups and topics, and look up users',

@@ -24,9 +24,7 @@ export class WorkplaceTrigger implements INodeType {
 		name: 'workplaceTrigger',
 		icon: { light: 'file:workplaceTrigger.svg', dark: 'file:workplaceTrigger.dark.svg' },
 		group: ['trigger'],
-		// 1.1: received events are saved on every delivery unless "Remember Received Events" says otherwise.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description:
 			'Starts the workflow when the Workplace platform delivers bot events (message, join, postback) or user events (created, updated, deleted)',

@@ -140,7 +140,7 @@ export const triggerProperties: INodeProperties[] = [
 			],
 			default: 'everyDelivery',
 			description:
-				'How the keys of the last 1000 events, used to ignore redeliveries, are kept across restarts of n8n. In queue mode with several webhook processes keep On Every Delivery and have the load balancer send each trigger URL to one webhook process (README: Queue mode). Workflows created with version 1 of this node used Batched when this option is not set.',
+				'How the keys of the last 1000 events, used to ignore redeliveries, are kept across restarts of n8n. In queue mode with several webhook processes keep On Every Delivery and have the load balancer send each trigger URL to one webhook process (README: Queue mode).',
 		},
 		{
 			displayName: 'Topic IDs',

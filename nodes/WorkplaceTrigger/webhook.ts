@@ -44,10 +44,8 @@ interface Candidate {
 	fileName?: unknown;
 }
 
-/** Version 1 saved received events in batches when the option was not set; 1.1 on every delivery. */
-function defaultRememberEvents(typeVersion: number): RememberEvents {
-	return typeVersion >= 1.1 ? 'everyDelivery' : 'batched';
-}
+/** Received events are saved on every delivery unless "Remember Received Events" says Batched. */
+const DEFAULT_REMEMBER_EVENTS: RememberEvents = 'everyDelivery';
 
 /**
  * A redelivery of an event whose first delivery is still being worked on is asked to come again
@@ -224,7 +222,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			staticData,
 			RECENT_EVENTS_FIELD,
 			candidates.map((c) => c.key),
-			options.rememberEvents ?? defaultRememberEvents(node.typeVersion),
+			options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS,
 		);
 		fresh = candidates.filter((_, i) => claim.fresh[i]);
 		release = claim.release;

@@ -155,7 +155,7 @@ const carouselUi = (column: IDataObject[]): IDataObject => ({
 	templateOptions: { imageAspectRatio: 'rectangle', imageSize: 'cover' },
 	columns: { column },
 });
-/** Carousel columns as node version 1.1 builds them: the buttons' action builder, a Default Action (no label). */
+/** Carousel columns built with the buttons' action builder ("Define Actions" at its default), a Default Action (no label). */
 const roomColumnsBuilt: IDataObject[] = [
 	{
 		thumbnailImageUrl: 'https://example.com/rooms/a.jpg',
@@ -175,7 +175,7 @@ const roomColumnsBuilt: IDataObject[] = [
 		actions: { action: [uiAction({ type: 'library', label: 'Rules', url: 'https://example.com/library/rooms' })] },
 	},
 ];
-/** The same columns with their actions as JSON: node version 1 (saved workflows) takes them only so. */
+/** The same columns with their actions as JSON ("Define Actions: Using JSON"). */
 const roomColumnsJson: IDataObject[] = [
 	{
 		thumbnailImageUrl: 'https://example.com/rooms/a.jpg',
@@ -192,7 +192,7 @@ const roomColumnsJson: IDataObject[] = [
 		text: 'Room B has 4 seats and a whiteboard',
 		actionsJson: '[{"type": "library", "label": "Rules", "url": "https://example.com/library/rooms"}]',
 	},
-];
+].map((column) => ({ ...column, defineActions: 'json' }));
 const templateUi: IDataObject[] = [buttonsUi, carouselUi(roomColumnsBuilt)];
 const templateWire: IDataObject[] = [
 	{
@@ -378,16 +378,16 @@ describe('Workplace Bot: Send to Thread (v2 push)', () => {
 	});
 });
 
-// ----------------------------------------------------------------- the main chat, and node versions
+// ----------------------------------------------------------------- the main chat
 
 const fromList = (value: string, cachedResultName?: string) => ({ __rl: true, mode: 'list', value, ...(cachedResultName ? { cachedResultName } : {}) });
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-describe("Workplace Bot: Send to Thread, the group's main chat and node versions", () => {
+describe("Workplace Bot: Send to Thread, the group's main chat", () => {
 	const hello = fields({ type: 'text', text: 'Hello main chat' });
 	const mainChatBody = { gid: project._id, tid: '', messages: [{ type: 'text', text: 'Hello main chat' }] };
 
-	it('1.1: "Main Chat" from the list sends `tid: ""` and the platform posts to the main chat', async () => {
+	it('"Main Chat" from the list sends `tid: ""` and the platform posts to the main chat', async () => {
 		const { items, error, pushes } = await runPush({ ...hello, threadId: fromList('', 'Main Chat') });
 		expect(error).toBeUndefined();
 		expect(pushBody(only(pushes))).toEqual(mainChatBody);
@@ -401,7 +401,7 @@ describe("Workplace Bot: Send to Thread, the group's main chat and node versions
 		expect(sim.state.sentMessages({ gid: project._id, tid: '' }).map((m) => m.content)).toEqual([{ type: 'text', text: 'Hello main chat' }]);
 	});
 
-	it('1.1: a Thread left at its default, or given By ID as empty or blank, is the main chat', async () => {
+	it('a Thread left at its default, or given By ID as empty or blank, is the main chat', async () => {
 		// Thread not set at all: the node's default (From List, empty).
 		sim.log.clear();
 		const unset = await runNode({
@@ -419,7 +419,7 @@ describe("Workplace Bot: Send to Thread, the group's main chat and node versions
 		}
 	});
 
-	it('1.1: a topic picked from the list or given By ID is sent as its tid', async () => {
+	it('a topic picked from the list or given By ID is sent as its tid', async () => {
 		for (const threadId of [fromList(release._id, release.name), byId(release._id)]) {
 			const { error, pushes } = await runPush({ ...hello, threadId });
 			expect(error).toBeUndefined();
@@ -428,7 +428,7 @@ describe("Workplace Bot: Send to Thread, the group's main chat and node versions
 		expect(sim.state.sentMessages({ gid: project._id, tid: release._id })).toHaveLength(2);
 	});
 
-	it('1.1: a thread ID with spaces is refused before sending, naming the field "Thread"', async () => {
+	it('a thread ID with spaces is refused before sending, naming the field "Thread"', async () => {
 		// From an expression: n8n refuses a typed one by the By ID pattern before the run.
 		const { error, pushes } = await runPush({ ...hello, threadId: byId('={{ "64f0 d000" }}') });
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -436,40 +436,17 @@ describe("Workplace Bot: Send to Thread, the group's main chat and node versions
 		expect(pushes).toEqual([]);
 	});
 
-	it('version 1 (saved workflows): Thread ID stays text and is sent as given; empty now means the main chat', async () => {
-		const v1 = { typeVersion: 1 };
-		const topic = await runPush({ ...hello, threadId: release._id }, v1);
-		expect(topic.error).toBeUndefined();
-		expect(pushBody(only(topic.pushes))).toEqual({ ...mainChatBody, tid: release._id });
-		const main = await runPush({ ...hello, threadId: '' }, v1);
-		expect(main.error).toBeUndefined();
-		expect(pushBody(only(main.pushes))).toEqual(mainChatBody);
-		expect(main.items[0].json).toMatchObject({ gid: project._id, tid: '' });
-		const spaced = await runPush({ ...hello, threadId: 'a b' }, v1);
-		expect(spaced.error?.message).toBe('Item 0: "Thread ID" must be an ID without spaces, got "a b"');
-		expect(spaced.pushes).toEqual([]);
-	});
-
-	it('version 1 shows Thread ID as text and 1.1 as a Thread picker (main chat first), both optional', () => {
-		const thread = (version: number) => {
-			const node = new WorkplaceBot();
-			const shown = node.description.properties.filter((p) => p.name === 'threadId');
-			return shown.find((p) => {
-				const versions = p.displayOptions?.show?.['@version'] as unknown[] | undefined;
-				return versions?.some((v) => {
-					if (v === version) return true;
-					const condition = (v as { _cnd?: { gte?: number; lt?: number } } | null)?._cnd;
-					return condition !== undefined && version >= (condition.gte ?? -Infinity) && version < (condition.lt ?? Infinity);
-				});
-			});
-		};
-		expect(new WorkplaceBot().description.version).toEqual([1, 1.1]);
-		expect(new WorkplaceBot().description.defaultVersion).toBe(1.1);
-		expect(thread(1)).toMatchObject({ displayName: 'Thread ID', type: 'string', default: '' });
-		expect(thread(1)?.required).toBeUndefined();
-		expect(thread(1.1)).toMatchObject({ displayName: 'Thread', type: 'resourceLocator', default: { mode: 'list', value: '' }, typeOptions: { loadOptionsDependsOn: ['groupId'] } });
-		expect(thread(1.1)?.required).toBeUndefined();
-		expect(thread(1.1)?.modes?.[0]).toMatchObject({ name: 'list', typeOptions: { searchListMethod: 'searchThreads' } });
+	it('one version, 1; the Thread is a picker (main chat first), optional', () => {
+		const { description } = new WorkplaceBot();
+		expect(description.version).toBe(1);
+		expect(description.defaultVersion).toBeUndefined();
+		const threads = description.properties.filter((p) => p.name === 'threadId');
+		expect(threads).toHaveLength(1);
+		const [thread] = threads;
+		expect(thread).toMatchObject({ displayName: 'Thread', type: 'resourceLocator', default: { mode: 'list', value: '' }, typeOptions: { loadOptionsDependsOn: ['groupId'] } });
+		expect(thread.required).toBeUndefined();
+		expect(thread.modes?.[0]).toMatchObject({ name: 'list', typeOptions: { searchListMethod: 'searchThreads' } });
+		expect(JSON.stringify(description.properties)).not.toContain('@version');
 	});
 });
 
@@ -674,9 +651,9 @@ describe('Workplace Bot: Send to Thread refuses invalid messages before sending'
 	});
 });
 
-// ----------------------------------------------------------------- carousel columns: builder (1.1) and JSON (1)
+// ----------------------------------------------------------------- carousel columns: builder and JSON
 
-describe('Workplace Bot: Send to Thread, carousel column actions (node version 1.1 builder, version 1 JSON)', () => {
+describe('Workplace Bot: Send to Thread, carousel column actions (builder, or Using JSON)', () => {
 	const ROOM_A = 'https://example.com/rooms/a';
 
 	it('builds several columns with several action types and default actions into the exact request body', async () => {
@@ -813,22 +790,39 @@ describe('Workplace Bot: Send to Thread, carousel column actions (node version 1
 		expect(sim.state.sentMessages()).toEqual([]);
 	});
 
-	it('version 1 (saved workflows) still sends column actions given as JSON unchanged; 1.1 sends the same from the builder or from Using JSON', async () => {
-		const v1 = await runPush(fields(buttonsUi, carouselUi(roomColumnsJson)), { typeVersion: 1 });
+	it('sends column actions given with Using JSON unchanged, the same bytes as from the builder', async () => {
+		const usingJson = await runPush(fields(buttonsUi, carouselUi(roomColumnsJson)));
 		const builder = await runPush(fields(...templateUi));
-		const usingJson = await runPush(fields(buttonsUi, carouselUi(roomColumnsJson.map((c) => ({ ...c, defineActions: 'json' })))));
-		const bodies = [v1, builder, usingJson].map((run) => {
+		const bodies = [usingJson, builder].map((run) => {
 			expect(run.error).toBeUndefined();
 			return pushBody(only(run.pushes));
 		});
 		expect(bodies[0]).toEqual({ gid: project._id, tid: project.mainThreadId, messages: templateWire });
 		// Same bytes: the builder writes the keys in the order of the JSON.
-		expect(bodies.map((body) => JSON.stringify(body))).toEqual(Array(3).fill(JSON.stringify(bodies[0])));
+		expect(JSON.stringify(bodies[1])).toBe(JSON.stringify(bodies[0]));
 	});
 
-	it('version 1 refuses a column limit in the JSON as before, before any request', async () => {
+	it('a column without "Define Actions" uses the builder: JSON fields left in it are not sent', async () => {
+		const withoutChoice: IDataObject = { ...roomColumnsJson[0] };
+		delete withoutChoice.defineActions;
+		const { error, pushes } = await runPush(fields(carouselUi([{ ...withoutChoice, actions: roomColumnsBuilt[0].actions }])));
+		expect(error).toBeUndefined();
+		const column = ((pushBody(only(pushes)).messages as IDataObject[])[0].template as { columns: IDataObject[] }).columns[0];
+		expect(column).toEqual({
+			thumbnailImageUrl: 'https://example.com/rooms/a.jpg',
+			imageBackgroundColor: '#FFFFFF',
+			title: 'Room A',
+			text: '8 seats, projector',
+			actions: [
+				{ type: 'postback', label: 'Book A', data: 'room=a' },
+				{ type: 'uri', label: 'Details', linkUri: 'https://example.com/rooms/a' },
+			],
+		});
+	});
+
+	it('Using JSON refuses a column limit in the JSON before any request', async () => {
 		const tooMany = JSON.stringify(['A', 'B', 'C', 'D'].map((label) => ({ type: 'message', label, text: 'x' })));
-		const { error, pushes } = await runPush(fields(carouselUi([{ text: 'Col', actionsJson: tooMany }])), { typeVersion: 1 });
+		const { error, pushes } = await runPush(fields(carouselUi([{ text: 'Col', defineActions: 'json', actionsJson: tooMany }])));
 		expect(error?.message).toBe(
 			'Item 0: "Messages > Template > Columns > Actions" (message 1 of 1, column 1 of 1) must have at most 3 actions, got 4 actions',
 		);

@@ -13,8 +13,6 @@ import type { Violation } from '../../nodes/shared/validation';
 import { charLength } from '../../nodes/shared/validation';
 
 const URL_OK = 'https://example.com/a.png';
-/** Node version 1: carousel column actions are JSON only. */
-const V1 = { columnDefineActions: false };
 const longUrl = (length: number) => `https://example.com/${'x'.repeat(length - 'https://example.com/'.length)}`;
 
 /** The violations of one message as `path: rule, got ...` lines. */
@@ -437,6 +435,7 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 							imageBackgroundColor: '#FFFFFF',
 							title: 'One',
 							text: 'First',
+							defineActions: 'json',
 							actionsJson: '[{"type": "uri", "label": "Open", "linkUri": "https://example.com/a.png"}]',
 							defaultActionJson: { type: 'message', text: 'one' },
 						},
@@ -445,6 +444,7 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 							imageBackgroundColor: '',
 							title: '',
 							text: 'Second',
+							defineActions: 'json',
 							actionsJson: { type: 'workflows', label: 'All' },
 							defaultActionJson: '',
 						},
@@ -455,7 +455,7 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 	};
 
 	it('builds each UI entry into the wire object of the spec, leaving out empty and other-type fields', () => {
-		const built = buildMessagesFromFields(ui, V1);
+		const built = buildMessagesFromFields(ui);
 		expect(built.violations).toEqual([]);
 		expect(built.messages).toEqual(wire);
 		expect(collectViolations(built)).toEqual([]);
@@ -479,10 +479,10 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 					{
 						type: 'template',
 						templateType: 'carousel',
-						columns: { column: [{ text: 'x', actionsJson: '[{oops}]', defaultActionJson: 'nope' }] },
+						columns: { column: [{ text: 'x', defineActions: 'json', actionsJson: '[{oops}]', defaultActionJson: 'nope' }] },
 					},
 				],
-			}, V1),
+			}),
 		);
 		expect(fromColumn.map((v: Violation) => [displayPath('Messages', v.path), v.rule.slice(0, 20)])).toEqual([
 			['Messages > Template > Columns > Actions (message 1, column 1)', 'must be valid JSON ('],
@@ -498,10 +498,10 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 					type: 'template',
 					templateType: 'carousel',
 					templateOptions: { imageBackgroundColor: '#000000' },
-					columns: { column: [{ text: 'x', actionsJson: '[{"type":"message","label":"a","text":"a"}]' }] },
+					columns: { column: [{ text: 'x', defineActions: 'json', actionsJson: '[{"type":"message","label":"a","text":"a"}]' }] },
 				},
 			],
-		}, V1);
+		});
 		expect(built.messages).toEqual([
 			{ type: 'template', template: { type: 'buttons', text: '', actions: [{ type: 'message', text: '' }] } },
 			{ type: 'template', template: { type: 'carousel', columns: [{ text: 'x', actions: [{ type: 'message', label: 'a', text: 'a' }] }] } },
@@ -515,6 +515,6 @@ describe('build: UI entries and JSON give the same wire messages', () => {
 	});
 
 	it('needs at least one message entry', () => {
-		expect(collectViolations(buildMessagesFromFields({}, V1)).map((v) => v.rule)).toEqual(['must have at least 1 message']);
+		expect(collectViolations(buildMessagesFromFields({})).map((v) => v.rule)).toEqual(['must have at least 1 message']);
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * Workplace Bot's "Thread" picker (Message > Send to Thread, version 1.1): the listSearch method
+ * Workplace Bot's "Thread" picker (Message > Send to Thread): the listSearch method
  * run through n8n-core's LoadOptionsContext against the simulator's topic list
  * (GET /bot/v1/groups/{gid}/topics, a chosen endpoint: README Assumptions).
  */

@@ -1,8 +1,8 @@
 /**
- * Workplace Bot 1.1, User "By Username": the username is looked up with GET /bot/v1/users once per
+ * Workplace Bot, User "By Username": the username is looked up with GET /bot/v1/users once per
  * distinct username per node run (items share the lookup, also while it is in flight), the send
  * carries the uid found; an unknown or deleted user fails the item before anything is sent.
- * Version 1 (User ID as text) sends what it always sent.
+ * "By ID" sends the ID as given, without a lookup.
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -25,7 +25,7 @@ const lookups = (requests: LoggedRequest[]) =>
 	requests.filter((r) => r.path === LOOKUP).map((r) => [r.method, r.query, r.status]);
 const named = (names: string[]) => names.map((name) => ({ json: { name } }));
 
-describe('Workplace Bot 1.1: User By Username', () => {
+describe('Workplace Bot: User By Username', () => {
 	it('sends texts to users named by username: one lookup per distinct username, then each send with its uid', async () => {
 		const names = ['alice', 'bob', 'alice', 'bob', 'alice', '@bob'];
 		const { items, error, requests } = await runBot(
@@ -118,11 +118,6 @@ describe('Workplace Bot 1.1: User By Username', () => {
 		expect(pushBody(sim, run.requests[2])).toMatchObject({ gid: aliceChat.gid, tid: aliceChat.tid });
 	});
 
-	it('By ID sends the ID as given, without a lookup', async () => {
-		const { requests } = await runBot(sim, { resource: 'directMessage', operation: 'sendText', userId: byId(alice._id), text: 'Hi' });
-		expect(only(requests).body).toEqual({ uid: alice._id, message: { type: 'text', data: 'Hi' } });
-	});
-
 	it('an unknown username and a deleted user fail their item before anything is sent', async () => {
 		const text = (userId: INodeParameters[string]) => ({ resource: 'directMessage', operation: 'sendText', userId, text: 'Hi' });
 		const unknown = await runBot(sim, text(byUsername('nobody')));
@@ -210,11 +205,9 @@ describe('Workplace Bot 1.1: User By Username', () => {
 	});
 });
 
-describe('Workplace Bot 1: User ID as text, unchanged', () => {
-	const v1 = { typeVersion: 1 };
-
+describe('Workplace Bot: User By ID', () => {
 	it('sends, looks up the chat and member info with the ID as given, without a lookup', async () => {
-		const text = await runBot(sim, { resource: 'directMessage', operation: 'sendText', userId: alice._id, text: 'Hi' }, v1);
+		const text = await runBot(sim, { resource: 'directMessage', operation: 'sendText', userId: byId(alice._id), text: 'Hi' });
 		const send = only(text.requests);
 		expect([send.method, send.path, send.body]).toEqual([
 			'POST',
@@ -222,23 +215,32 @@ describe('Workplace Bot 1: User ID as text, unchanged', () => {
 			{ uid: alice._id, message: { type: 'text', data: 'Hi' } },
 		]);
 
-		const picture = await runBot(
-			sim,
-			{ resource: 'directMessage', operation: 'sendPicture', userId: bob._id, fileSource: 'url', fileUrl: 'https://example.com/a.png', caption: '' },
-			v1,
-		);
+		const picture = await runBot(sim, {
+			resource: 'directMessage',
+			operation: 'sendPicture',
+			userId: byId(bob._id),
+			fileSource: 'url',
+			fileUrl: 'https://example.com/a.png',
+			caption: '',
+		});
 		expect(only(picture.requests).body).toEqual({ uid: bob._id, file: 'https://example.com/a.png', caption: '' });
 
-		const chat = await runBot(sim, { resource: 'user', operation: 'getDirectChat', userId: alice._id }, v1);
+		const chat = await runBot(sim, { resource: 'user', operation: 'getDirectChat', userId: byId(alice._id) });
 		expect(only(chat.requests).path).toBe(`/bot/v2/groups/users/${alice._id}`);
 
-		const info = await runBot(sim, { resource: 'group', operation: 'getMemberInfo', groupId: project._id, userId: bob._id }, v1);
+		const info = await runBot(sim, { resource: 'group', operation: 'getMemberInfo', groupId: project._id, userId: byId(bob._id) });
 		expect(only(info.requests).path).toBe(`/bot/v2/groups/${project._id}/users/${bob._id}/info`);
 	});
 
-	it('an empty User ID is the same error as before', async () => {
-		const { error, requests } = await runBot(sim, { resource: 'directMessage', operation: 'sendText', userId: ' ', text: 'Hi' }, v1);
-		expect(error?.message).toBe('Item 0: "User ID" must not be empty, got " "');
+	it('an ID from an expression as plain text is taken as By ID', async () => {
+		const { error, requests } = await runBot(sim, { resource: 'directMessage', operation: 'sendText', userId: `={{ "${alice._id}" }}`, text: 'Hi' });
+		expect(error).toBeUndefined();
+		expect(only(requests).body).toEqual({ uid: alice._id, message: { type: 'text', data: 'Hi' } });
+	});
+
+	it('an empty ID is refused before anything is sent, naming the field "User"', async () => {
+		const { error, requests } = await runBot(sim, { resource: 'directMessage', operation: 'sendText', userId: byId('={{ " " }}'), text: 'Hi' });
+		expect(error?.message).toBe('Item 0: "User" must not be empty, got " "');
 		expect(requests).toEqual([]);
 	});
 });

@@ -202,7 +202,7 @@ describe('Workplace Bot: time limits', () => {
 		expect(lines(requests)).toEqual(['GET /bot/v1/users 0', 'GET /bot/v1/users 200']);
 	});
 
-	it('User By Username (1.1): the lookup before a send is limited and tried again; the message goes once', async () => {
+	it('User By Username: the lookup before a send is limited and tried again; the message goes once', async () => {
 		sim.faults.add({ method: 'GET', path: '/bot/v1/users', stall: true });
 		const { error, requests } = await runBot(sim, {
 			resource: 'directMessage',

@@ -143,8 +143,6 @@ export interface TriggerBedOptions {
 	/** Stored static data to start from (e.g. another bed's, to model a restart). */
 	staticData?: IDataObject;
 	nodeId?: string;
-	/** The trigger's typeVersion (default: the newest). */
-	typeVersion?: number;
 	/** Which n8n major's webhook flow to model (default 2). */
 	n8nFlow?: 1 | 2;
 	/** Whether runs start in this process (default true; false models queue mode, where workers run them). */
@@ -199,7 +197,7 @@ export class TriggerBed {
 			id: this.nodeId,
 			name: 'Workplace Trigger',
 			type: TRIGGER_TYPE,
-			typeVersion: options.typeVersion ?? 1.1,
+			typeVersion: 1,
 			position: [0, 0],
 			parameters: deepCopy(options.parameters) as INode['parameters'],
 			webhookId: randomUUID(),

@@ -581,7 +581,7 @@ describe('duplicates', () => {
 		});
 	});
 
-	describe('Remember Received Events "Batched" (the default of version 1)', () => {
+	describe('Remember Received Events "Batched"', () => {
 		let clock = 1_000_000;
 		beforeEach(() => {
 			clock = 1_000_000;
@@ -589,11 +589,10 @@ describe('duplicates', () => {
 		});
 		afterEach(() => jest.restoreAllMocks());
 
-		test.each([
-			['version 1 without the option', {}, 1],
-			['version 1.1 with the option', { options: { rememberEvents: 'batched' } }, 1.1],
-		])('%s: saves with the first event, then at most every 5 s; concurrent deliveries lose no key', async (_name, parameters, typeVersion) => {
-			const bed = signedBed(parameters, { typeVersion });
+		const BATCHED = { options: { rememberEvents: 'batched' } };
+
+		test('saves with the first event, then at most every 5 s; concurrent deliveries lose no key', async () => {
+			const bed = signedBed(BATCHED);
 			const raws = Array.from({ length: 5 }, () => bot(messageEvent()));
 			const outcomes = await Promise.all(raws.map((raw) => bed.deliver(signed(raw))));
 			expect(outcomes.filter((o) => o.runStarted)).toHaveLength(5);
@@ -611,7 +610,7 @@ describe('duplicates', () => {
 		});
 
 		test('saves when 500 keys are unsaved, within the 5 s; a restart forgets only the unsaved ones', async () => {
-			const bed = signedBed({}, { typeVersion: 1 });
+			const bed = signedBed(BATCHED);
 			const event = (i: number) => messageEvent({ messageId: `m-${i}` });
 			expectRun(await bed.deliver(signed(bot(event(0)))), 1);
 			expectRun(await bed.deliver(signed(bot(...Array.from({ length: 499 }, (_, i) => event(i + 1))))), 499);
@@ -621,7 +620,7 @@ describe('duplicates', () => {
 			expect(bed.staticDataSaves).toBe(2);
 			expect(savedEventKeys(bed)).toHaveLength(501);
 			dedupeModule().resetEventKeyCache();
-			const restarted = signedBed({}, { typeVersion: 1, workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
+			const restarted = signedBed(BATCHED, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			expectNoRun(await restarted.deliver(signed(bot(event(500)))), 200);
 			// Received after the last save: not known after a restart (README, Signatures and duplicates).
 			expectRun(await restarted.deliver(signed(bot(event(501)))), 1);
@@ -811,5 +810,15 @@ describe('description', () => {
 			expect.objectContaining({ name: 'workplaceBotOAuth2Api', displayOptions: { show: { downloadImages: [true] } } }),
 		]);
 		expect(botEnvelope(messageEvent()).events).toHaveLength(1);
+	});
+
+	test('one version, 1; "Remember Received Events" offers both choices and defaults to On Every Delivery', () => {
+		const { description } = signedBed().nodeType();
+		expect(description.version).toBe(1);
+		expect(description.defaultVersion).toBeUndefined();
+		const options = description.properties.find((p) => p.name === 'options')?.options ?? [];
+		const remember = options.find((o) => 'name' in o && o.name === 'rememberEvents') as { default?: unknown; options?: Array<{ value: unknown }> };
+		expect(remember.default).toBe('everyDelivery');
+		expect(remember.options?.map((o) => o.value)).toEqual(['batched', 'everyDelivery']);
 	});
 });

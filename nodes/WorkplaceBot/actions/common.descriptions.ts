@@ -1,20 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { requiredTextField } from '../../shared/descriptions/fields';
-import { BEFORE_V1_1, FROM_V1_1 } from './versions';
 
-/** Version 1's User ID: a text field that takes the ID only. */
-const userIdTextField: INodeProperties = {
-	...requiredTextField(
-		'User ID',
-		'userId',
-		'e.g. 64f0a0000000000000000001',
-		'ID (uid) of the user, not the username: `_id` from User > Get by Username, or `source.userId` of a Workplace Trigger message event',
-	),
-	displayOptions: { show: BEFORE_V1_1 },
-};
-
-/** From version 1.1: the user by ID or by username (looked up once per username per run; see ../users.ts). */
+/** The user, by ID or by username (looked up once per username per run; see ./users.ts). */
 const userLocator: INodeProperties = {
 	displayName: 'User',
 	name: 'userId',
@@ -41,11 +29,10 @@ const userLocator: INodeProperties = {
 			hint: 'The username, not the display name; a leading @ is ignored',
 		},
 	],
-	displayOptions: { show: FROM_V1_1 },
 };
 
-/** The user an operation acts on: User ID (text) in version 1, User (by ID or username) from 1.1, one parameter `userId`. */
-export const userFields: INodeProperties[] = [userIdTextField, userLocator];
+/** The user an operation acts on: User (by ID or username), parameter `userId`. */
+export const userFields: INodeProperties[] = [userLocator];
 
 export const groupIdField: INodeProperties = requiredTextField(
 	'Group ID',

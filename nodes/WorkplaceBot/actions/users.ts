@@ -1,25 +1,18 @@
 /**
- * The user an operation acts on (parameter `userId`): version 1's User ID text, or from version 1.1
- * the User resource locator, By ID or By Username. A username is looked up with
- * `GET /bot/v1/users?username=` once per distinct username per node run: the items share one
- * lookup, also while it is in flight.
+ * The user an operation acts on (parameter `userId`): the User resource locator, By ID or By
+ * Username. A username is looked up with `GET /bot/v1/users?username=` once per distinct username
+ * per node run: the items share one lookup, also while it is in flight.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { botRequest } from '../../shared/transport/botApi';
 import { invalidInput, isPlainObject, requireId } from '../../shared/validation';
-import { isV1_1OrLater } from './versions';
 
 /** Who the item names: a checked ID, or a username still to look up. */
 export type UserReference = { uid: string } | { username: string };
 
-/** The field as the UI names it: "User" from version 1.1, "User ID" in version 1. */
-function fieldName(ctx: IExecuteFunctions): string {
-	return isV1_1OrLater(ctx) ? 'User' : 'User ID';
-}
-
-/** The username of a By Username value, or undefined for an ID (By ID, or version 1's text). */
+/** The username of a By Username value, or undefined for an ID (By ID, or a plain text ID from an expression). */
 function usernameOf(ctx: IExecuteFunctions, itemIndex: number): { given: unknown } | undefined {
 	const value = ctx.getNodeParameter('userId', itemIndex, '') as unknown;
 	if (isPlainObject(value) && value.mode === 'username') return { given: value.value };
@@ -35,7 +28,7 @@ function normalizeUsername(given: unknown): string {
 /** Reads and checks the user of an item, before anything is sent. */
 export function readUser(ctx: IExecuteFunctions, itemIndex: number): UserReference {
 	const byName = usernameOf(ctx, itemIndex);
-	if (byName === undefined) return { uid: requireId(ctx, itemIndex, 'userId', fieldName(ctx)) };
+	if (byName === undefined) return { uid: requireId(ctx, itemIndex, 'userId', 'User') };
 	const username = normalizeUsername(byName.given);
 	if (username === '') throw invalidInput(ctx, itemIndex, 'User', 'must be a username when By Username is selected', byName.given);
 	return { username };

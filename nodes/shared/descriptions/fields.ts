@@ -47,7 +47,7 @@ export function additionalJsonOption(description: string): INodeProperties {
 	return { displayName: 'Additional Fields (JSON)', name: 'additionalJson', type: 'json', default: '{}', description };
 }
 
-/** Where a field shows, e.g. `{ type: ['image', 'video'] }` or `{ '@version': [{ _cnd: { gte: 1.1 } }] }`. */
+/** Where a field shows, e.g. `{ type: ['image', 'video'] }`. */
 export type Show = NonNullable<IDisplayOptions['show']>;
 
 /** One kind of entry of an entry list: its name in the UI and its fields. */

@@ -20,7 +20,7 @@ import type { LlmSimulator } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext, WorkflowJson } from '../types';
-import { chain, node, PACKAGE } from '../workflow';
+import { byId, chain, node, PACKAGE } from '../workflow';
 import { BROWSER, executionIdOf, PUSH, type Template } from './send-and-wait';
 
 const { project } = SEED.groups;
@@ -63,7 +63,7 @@ function workflow(hookPath: string, bot: { id: string; name: string }, openAi: {
 				// n8n's default message writes {{ $tool.parameters }}, which n8n 2.41 renders as "[object Object]".
 				message: `=${REVIEW_INTRO}: {{ $tool.name }}\n{{ JSON.stringify($tool.parameters) }}`,
 				sendTo: 'user',
-				userId: SEED.users.alice._id,
+				userId: byId(SEED.users.alice._id),
 				approvalOptions: { values: { approvalType: 'double' } },
 			}),
 			after: [],

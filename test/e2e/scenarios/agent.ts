@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import type { LlmRequestRecord, LlmSimulator, LlmTurn } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
 import type { Scenario, ScenarioContext, ScenarioCredential, WorkflowJson } from '../types';
-import { chain, credentialId, manualTrigger, node, PACKAGE, type NodeSpec } from '../workflow';
+import { byId, chain, credentialId, manualTrigger, node, PACKAGE, type NodeSpec } from '../workflow';
 import { knowledgeCredential } from '../workplace';
 
 const openAiCredential: ScenarioCredential = {
@@ -229,7 +229,7 @@ const actionTools = (): NodeSpec[] => [
 			resource: 'message',
 			operation: 'push',
 			groupId: project._id,
-			threadId: project.topics.release._id,
+			threadId: byId(project.topics.release._id),
 			defineMessages: 'fields',
 			messages: {
 				message: [

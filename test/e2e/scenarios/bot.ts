@@ -1,21 +1,20 @@
 /**
  * Workplace Bot in real n8n: look a user up, find the direct chat, send direct and group messages,
- * push a template to a group's main chat (node version 1.1 with "Main Chat" picked, and a saved
- * version 1 node with Thread ID left empty), create a group and a topic, read member info and
- * download a picture, with one OAuth token; then (node version 1.1) send texts to users given by
- * username, each username looked up once.
+ * push a template to a group's main chat ("Main Chat" picked from the list, and a Thread given By ID
+ * left empty), create a group and a topic, read member info and download a picture, with one OAuth
+ * token; then send texts to users given by username, each username looked up once.
  */
 import * as assert from 'node:assert/strict';
 
 import type { SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
 import type { Scenario } from '../types';
-import { chain, manualTrigger, node, stableId } from '../workflow';
+import { byId, chain, manualTrigger, node, stableId } from '../workflow';
 import { bot, botCredential, requestLines, sha256 } from '../workplace';
 
 const project = SEED.groups.project;
-const USER = "={{ $('Find User').first().json._id }}";
-/** Who the Bot 1.1 node greets by username: two names, twice each (one lookup per name). */
+const USER = byId("={{ $('Find User').first().json._id }}");
+/** Who the node greets by username: two names, twice each (one lookup per name). */
 const GREETED = ['alice', 'bob', 'alice', 'bob'];
 
 /** A buttons template pushed to the main chat (`tid: ""`). */
@@ -51,23 +50,20 @@ const botOperations: Scenario = {
 				topicId: project.topics.release._id,
 				text: 'Release train leaves Friday',
 			}),
-			{
-				...bot('Main Chat Template', {
-					resource: 'message',
-					operation: 'push',
-					groupId: project._id,
-					threadId: { __rl: true, mode: 'list', value: '', cachedResultName: 'Main Chat' },
-					defineMessages: 'json',
-					messagesJson: approval('Ship release 1.4?'),
-				}),
-				typeVersion: 1.1,
-			},
-			// A workflow saved with version 1: Thread ID was text, now optional.
-			bot('Main Chat Template v1', {
+			bot('Main Chat Template', {
 				resource: 'message',
 				operation: 'push',
 				groupId: project._id,
-				threadId: '',
+				threadId: { __rl: true, mode: 'list', value: '', cachedResultName: 'Main Chat' },
+				defineMessages: 'json',
+				messagesJson: approval('Ship release 1.4?'),
+			}),
+			// The Thread By ID, left empty: the main chat too.
+			bot('Main Chat Template by ID', {
+				resource: 'message',
+				operation: 'push',
+				groupId: project._id,
+				threadId: byId(''),
 				defineMessages: 'json',
 				messagesJson: approval('Ship release 1.5?'),
 			}),
@@ -108,15 +104,12 @@ const botOperations: Scenario = {
 				options: {},
 			}),
 			node('One Item per Name', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'names', options: { destinationFieldName: 'name' } }),
-			{
-				...bot('Greet by Username', {
-					resource: 'directMessage',
-					operation: 'sendText',
-					userId: { __rl: true, mode: 'username', value: '={{ $json.name }}' },
-					text: '=Hi {{ $json.name }}, found by username',
-				}),
-				typeVersion: 1.1,
-			},
+			bot('Greet by Username', {
+				resource: 'directMessage',
+				operation: 'sendText',
+				userId: { __rl: true, mode: 'username', value: '={{ $json.name }}' },
+				text: '=Hi {{ $json.name }}, found by username',
+			}),
 		]),
 	async assert(result, { sim }) {
 		const state = sim.state as SimulatorState;
@@ -124,7 +117,7 @@ const botOperations: Scenario = {
 		assert.deepEqual(result.json('Direct Chat')[0], SEED.directChats.alice);
 		assert.equal(result.json('Say Hello')[0].status, 'success');
 		assert.equal((result.json('Tell Topic')[0].message as { threadId: string }).threadId, project.topics.release._id);
-		for (const name of ['Main Chat Template', 'Main Chat Template v1']) {
+		for (const name of ['Main Chat Template', 'Main Chat Template by ID']) {
 			const [pushed] = result.json(name);
 			assert.equal(pushed.tid, '', name);
 			assert.deepEqual(
@@ -202,7 +195,7 @@ const botOperations: Scenario = {
 const PUSH = '/bot/v2/message/push';
 const ROOM_A = 'https://example.com/rooms/a';
 const RULES = 'https://example.com/library/rooms';
-const toMainChat = { resource: 'message', operation: 'push', groupId: project._id, threadId: project.mainThreadId, defineMessages: 'fields' };
+const toMainChat = { resource: 'message', operation: 'push', groupId: project._id, threadId: byId(project.mainThreadId), defineMessages: 'fields' };
 const carousel = (column: Array<Record<string, unknown>>) => ({
 	messages: { message: [{ type: 'template', templateType: 'carousel', altText: 'Pick a room', columns: { column } }] },
 });
@@ -246,64 +239,62 @@ const ROOMS_WIRE = {
 };
 
 /**
- * Carousel columns in real n8n: version 1.1 builds the columns' actions and default actions in the
- * node (the buttons template's builder); a version 1 node (a saved workflow) gives the same columns
- * as JSON. Both pushes must carry the same bytes.
+ * Carousel columns in real n8n: one node builds the columns' actions and default actions in the
+ * node (the buttons template's builder, "Define Actions" at its default), the other gives the same
+ * columns with "Define Actions: Using JSON". Both pushes must carry the same bytes.
  */
 const botCarousel: Scenario = {
-	name: 'bot: carousel columns built in the node (1.1) and as JSON (1)',
+	name: 'bot: carousel columns built in the node and Using JSON',
 	credentials: [botCredential],
 	workflow: () =>
 		chain([
 			manualTrigger(),
-			{
-				...bot('Rooms (Builder)', {
-					...toMainChat,
-					...carousel([
-						{
-							thumbnailImageUrl: `${ROOM_A}.jpg`,
-							title: 'Room A',
-							text: '8 seats, projector',
-							actions: {
-								action: [
-									{ type: 'postback', label: 'Book A', data: 'room=a', text: 'Book room A' },
-									{ type: 'uri', label: 'Details', linkUri: ROOM_A },
-									{ type: 'message', label: 'Ask', text: 'Is room A free?' },
-								],
-							},
-							defaultAction: { action: { type: 'uri', linkUri: ROOM_A } },
+			bot('Rooms (Builder)', {
+				...toMainChat,
+				...carousel([
+					{
+						thumbnailImageUrl: `${ROOM_A}.jpg`,
+						title: 'Room A',
+						text: '8 seats, projector',
+						actions: {
+							action: [
+								{ type: 'postback', label: 'Book A', data: 'room=a', text: 'Book room A' },
+								{ type: 'uri', label: 'Details', linkUri: ROOM_A },
+								{ type: 'message', label: 'Ask', text: 'Is room A free?' },
+							],
 						},
-						{
-							text: 'Room B has 4 seats and a whiteboard',
-							actions: {
-								action: [
-									{ type: 'workflow', label: 'Booking workflow', workflowId: 'wf-rooms' },
-									{ type: 'workflowTemplate', label: 'New booking', templateId: 'tpl-booking' },
-								],
-							},
-							defaultAction: { action: { type: 'workflows', label: 'My bookings', status: 'completed' } },
+						defaultAction: { action: { type: 'uri', linkUri: ROOM_A } },
+					},
+					{
+						text: 'Room B has 4 seats and a whiteboard',
+						actions: {
+							action: [
+								{ type: 'workflow', label: 'Booking workflow', workflowId: 'wf-rooms' },
+								{ type: 'workflowTemplate', label: 'New booking', templateId: 'tpl-booking' },
+							],
 						},
-						{
-							title: 'Room C',
-							text: 'Quiet room',
-							actions: {
-								action: [
-									{ type: 'workflows', label: 'All workflows' },
-									{ type: 'library', label: 'Rules', url: RULES },
-								],
-							},
+						defaultAction: { action: { type: 'workflows', label: 'My bookings', status: 'completed' } },
+					},
+					{
+						title: 'Room C',
+						text: 'Quiet room',
+						actions: {
+							action: [
+								{ type: 'workflows', label: 'All workflows' },
+								{ type: 'library', label: 'Rules', url: RULES },
+							],
 						},
-					]),
-				}),
-				typeVersion: 1.1,
-			},
+					},
+				]),
+			}),
 			bot(
-				'Rooms (JSON, Version 1)',
+				'Rooms (Using JSON)',
 				{
 					...toMainChat,
 					...carousel(
 						ROOMS_WIRE.template.columns.map(({ actions, defaultAction, ...column }) => ({
 							...column,
+							defineActions: 'json',
 							actionsJson: JSON.stringify(actions),
 							...(defaultAction ? { defaultActionJson: JSON.stringify(defaultAction) } : {}),
 						})),
@@ -317,8 +308,8 @@ const botCarousel: Scenario = {
 		assert.deepEqual(requestLines(pushes), [`POST ${PUSH}`, `POST ${PUSH}`]);
 		const expected = { gid: project._id, tid: project.mainThreadId, messages: [ROOMS_WIRE] };
 		assert.deepEqual(pushes[0].body, expected);
-		assert.equal(JSON.stringify(pushes[1].body), JSON.stringify(pushes[0].body), 'version 1 (JSON) and 1.1 (builder) send the same bytes');
-		for (const name of ['Rooms (Builder)', 'Rooms (JSON, Version 1)']) {
+		assert.equal(JSON.stringify(pushes[1].body), JSON.stringify(pushes[0].body), 'Using JSON and the builder send the same bytes');
+		for (const name of ['Rooms (Builder)', 'Rooms (Using JSON)']) {
 			const [item] = result.json(name);
 			assert.equal(((item.results as Array<{ status: string }>)[0]).status, 'success', name);
 		}

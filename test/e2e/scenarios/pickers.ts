@@ -1,6 +1,6 @@
 /**
  * The "From List" pickers in real n8n: Workplace Knowledge (knowledge bases, files) and Workplace
- * Bot 1.1 (Send to Thread's thread: the main chat, then the group's topics), through
+ * Bot (Send to Thread's thread: the main chat, then the group's topics), through
  * the endpoint the editor calls when a list is opened, searched or scrolled:
  * POST /rest/dynamic-node-parameters/resource-locator-results
  * `{path, nodeTypeAndVersion, methodName, currentNodeParameters, credentials, filter?, paginationToken?}`.
@@ -41,7 +41,7 @@ interface Outcome {
 }
 
 const NODE = { name: `${PACKAGE}.workplaceKnowledge`, version: 1 };
-const BOT_NODE = { name: `${PACKAGE}.workplaceBot`, version: 1.1 };
+const BOT_NODE = { name: `${PACKAGE}.workplaceBot`, version: 1 };
 const KB = 'parameters.knowledgeBaseId';
 const THREAD = 'parameters.threadId';
 const FILE = 'parameters.fileId';
@@ -182,7 +182,7 @@ async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Ou
 		requests: [`${page(1, 401)} (other key)`],
 	});
 
-	// Workplace Bot 1.1, Send to Thread: "Main Chat" first, then the topics (GET /bot/v1/groups/{gid}/topics, a chosen endpoint).
+	// Workplace Bot, Send to Thread: "Main Chat" first, then the topics (GET /bot/v1/groups/{gid}/topics, a chosen endpoint).
 	const { project } = SEED.groups;
 	const release = project.topics.release;
 	const push = (groupId: string) => ({ resource: 'message', operation: 'push', groupId, threadId: list() });

@@ -6,7 +6,8 @@
  * would (a GET with a browser user agent; the form page, then its form posted urlencoded to the
  * same URL). Asserted per case: the pages n8n answered, the execution's status, and what the node
  * after Send and Wait got. Also: a link preview, tampered URLs and a second click resume nothing,
- * and Limit Wait Time finishes the execution by itself. The resume URLs' lengths are printed.
+ * Limit Wait Time finishes the execution by itself, and the question reaches a group's topic and a
+ * user given by username (looked up once). The resume URLs' lengths are printed.
  *
  * The work happens in before() on one own `n8n start` per target (test/e2e/trigger-server.ts);
  * the executed workflow is a placeholder.
@@ -21,7 +22,7 @@ import { SEED } from '../../../simulator/seed';
 import type { RequestLogApi } from '../../../simulator/types';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext, WorkflowJson } from '../types';
-import { chain, node, PACKAGE } from '../workflow';
+import { byId, chain, node, PACKAGE } from '../workflow';
 
 export const PUSH = '/bot/v2/message/push';
 export const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
@@ -105,7 +106,7 @@ function cspAllowsPostingBack(csp: string): boolean {
 export function askWorkflow(hookPath: string, ask: Params, credential: { id: string; name: string }): WorkflowJson {
 	const wf = chain([
 		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, { after: [] }),
-		node('Ask', `${PACKAGE}.workplaceBot`, 1, { resource: 'message', operation: 'sendAndWait', sendTo: 'user', userId: SEED.users.alice._id, ...ask }),
+		node('Ask', `${PACKAGE}.workplaceBot`, 1, { resource: 'message', operation: 'sendAndWait', sendTo: 'user', userId: byId(SEED.users.alice._id), ...ask }),
 		node('After', 'n8n-nodes-base.noOp', 1, {}),
 	]);
 	for (const n of wf.nodes) {
@@ -163,6 +164,15 @@ export async function pushedTemplate(log: Pick<RequestLogApi, 'find'>, message: 
 		if (Date.now() > deadline) throw new Error(`no push with the message "${message}" reached the simulator`);
 		await sleep(100);
 	}
+}
+
+/** The thread (gid, tid) of the push whose buttons template has the text `message`. */
+function pushedThread(log: Pick<RequestLogApi, 'find'>, message: string): { gid?: string; tid?: string } {
+	const push = log
+		.find({ method: 'POST', path: PUSH })
+		.map((r) => r.body as { gid?: string; tid?: string; messages?: Array<{ template?: Template }> })
+		.find((body) => body.messages?.[0]?.template?.text === message);
+	return { gid: push?.gid, tid: push?.tid };
 }
 
 /** The resume URL's execution id (…/webhook-waiting/<executionId>/<nodeId>?…). */
@@ -273,6 +283,18 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 		},
 		options: { responseFormTitle: 'Your trip', responseFormButtonLabel: 'Send request' },
 	});
+	const topicWf = await create('approval to a group topic', {
+		sendTo: 'group',
+		groupId: SEED.groups.project._id,
+		topicId: SEED.groups.project.topics.release._id,
+		message: '={{ $json.body.message }}',
+		responseType: 'approval',
+	});
+	const usernameWf = await create('approval to a user by username', {
+		userId: { __rl: true, mode: 'username', value: 'alice' },
+		message: '={{ $json.body.message }}',
+		responseType: 'approval',
+	});
 	const limit = { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: LIMIT_MINUTES, resumeUnit: 'minutes' } } };
 	const timeoutWfs = {
 		freeText: await create('limit wait time, free text', { message: '={{ $json.body.message }}', responseType: 'freeText', options: limit }),
@@ -374,6 +396,29 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	approveCase.executions.expected = 2;
 	declineCase.executions.after = approveCase.executions.after;
 	declineCase.executions.expected = 1;
+
+	// To a group's topic, and to a user given by username: the push goes to that thread, Approve resumes.
+	const usernameLookups = () => ctx.sim.log.find({ method: 'GET', path: '/bot/v1/users' }).filter((r) => r.query.username === 'alice').length;
+	for (const target of [
+		{ name: 'approval to a group topic', wf: topicWf, message: 'Ship release 1.6 on Friday?', thread: { gid: SEED.groups.project._id, tid: SEED.groups.project.topics.release._id }, lookups: 0 },
+		{ name: 'approval to a user by username', wf: usernameWf, message: 'Approve 45 EUR for books?', thread: SEED.directChats.alice, lookups: 1 },
+	]) {
+		const c = newCase(target.name, [{ data: { approved: true } }]);
+		c.executions.before = await run.count(target.wf.id);
+		const lookupsBefore = usernameLookups();
+		const [button] = (await run.start(target.wf.hookPath, target.message)).actions;
+		const thread = pushedThread(ctx.sim.log, target.message);
+		c.checks.push([`pushed to ${JSON.stringify(target.thread)} (got ${JSON.stringify(thread)})`, thread.gid === target.thread.gid && thread.tid === target.thread.tid]);
+		const lookups = usernameLookups() - lookupsBefore;
+		c.checks.push([`${target.lookups} username lookup(s) (got ${lookups})`, lookups === target.lookups]);
+		c.checks.push(['the button is labelled Approve', button.label === 'Approve']);
+		const executionId = executionIdOf(button.linkUri);
+		await status(c, 'after sending', executionId, 'waiting');
+		await page(c, 'click Approve', 200, button.linkUri);
+		await status(c, 'after the click', executionId, 'success');
+		c.afterItems = await run.afterItems(executionId);
+		c.executions.after = await run.count(target.wf.id);
+	}
 
 	// Free text: the form page, then the form posted to the same URL.
 	const freeCase = newCase('free text', [{ data: { text: 'Tuesday works, 14:00 ✓' } }]);

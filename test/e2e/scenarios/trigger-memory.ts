@@ -8,10 +8,10 @@
  * Phases (as in issue "Workplace Trigger state is lost"):
  * - Direct Chats Only: join A + message in A; 6 s later B; 6 s later C; joins D and E at the
  *   same moment, a message in each; messages in a group never joined. 10 runs.
- * - Received events (version 1.1 default, saved on every delivery): 200 distinct events at 10 in
+ * - Received events (the default, saved on every delivery): 200 distinct events at 10 in
  *   flight; the same 200 again; 50 new events each sent twice at the same moment; restart;
  *   40 of the answered events again. 250 runs, 250 keys stored, 0 re-runs after the restart.
- * - Received events, version 1 (batched saving by default): 100 events, restart, all 100 again:
+ * - Received events with Remember Received Events: Batched: 100 events, restart, all 100 again:
  *   exactly the events whose keys were not saved yet run again.
  */
 import * as assert from 'node:assert/strict';
@@ -41,14 +41,14 @@ export interface MemoryReport {
 
 const reports = new Map<string, MemoryReport>();
 
-export function triggerWorkflow(webhookId: string, typeVersion: number, parameters: Record<string, unknown>, secretId: string): WorkflowJson {
+export function triggerWorkflow(webhookId: string, parameters: Record<string, unknown>, secretId: string): WorkflowJson {
 	return {
 		nodes: [
 			{
 				id: randomUUID(),
 				name: NODE_NAME,
 				type: `${PACKAGE}.workplaceTrigger`,
-				typeVersion,
+				typeVersion: 1,
 				position: [0, 0],
 				parameters: { verification: 'secret', ...parameters },
 				credentials: { workplaceWebhookApi: { id: secretId, name: 'Workplace webhook secret (e2e)' } },
@@ -107,9 +107,9 @@ export async function runPhases(srv: TriggerHost, secret: string, database: stri
 			return result;
 		}
 	};
-	const activate = async (name: string, typeVersion: number, parameters: Record<string, unknown>) => {
+	const activate = async (name: string, parameters: Record<string, unknown>) => {
 		const hook = randomUUID();
-		const id = await srv.createActiveWorkflow(name, triggerWorkflow(hook, typeVersion, parameters, secretId));
+		const id = await srv.createActiveWorkflow(name, triggerWorkflow(hook, parameters, secretId));
 		const url = srv.webhookUrl(hook, 'webhook');
 		await srv.waitForWebhook(url);
 		return { id, url };
@@ -117,7 +117,7 @@ export async function runPhases(srv: TriggerHost, secret: string, database: stri
 	const runs = async (workflowId: string) => await srv.executionCount(workflowId, 1000);
 
 	// Direct Chats Only.
-	const direct = await activate('e2e trigger memory: direct chats', 1.1, { events: ['message', 'join'], options: { directChatsOnly: true } });
+	const direct = await activate('e2e trigger memory: direct chats', { events: ['message', 'join'], options: { directChatsOnly: true } });
 	const chat = (name: string) => `64f0c0000000000000e2e0${name.charCodeAt(0).toString(16)}`;
 	const join = (name: string) => joinEvent({ gid: chat(name) });
 	const message = (name: string) => messageEvent({ groupId: chat(name), topicId: '' });
@@ -134,9 +134,9 @@ export async function runPhases(srv: TriggerHost, secret: string, database: stri
 	const directChatRuns = await runs(direct.id);
 	const chatsStored = nodeStaticData(await srv.storedStaticData(direct.id)).directChatGroupIds;
 
-	// Received events, saved on every delivery (the default of version 1.1).
-	const keys = await activate('e2e trigger memory: received events', 1.1, { events: ['message'] });
-	const batched = await activate('e2e trigger memory: version 1 (batched)', 1, { events: ['message'] });
+	// Received events, saved on every delivery (the default).
+	const keys = await activate('e2e trigger memory: received events', { events: ['message'] });
+	const batched = await activate('e2e trigger memory: batched', { events: ['message'], options: { rememberEvents: 'batched' } });
 	const phases: MemoryReport['phases'] = [];
 	let total = 0;
 	const phase = async (name: string, expectedNew: number, work: () => Promise<unknown>) => {
@@ -168,7 +168,7 @@ export async function runPhases(srv: TriggerHost, secret: string, database: stri
 	phases.push({ name: 'after a restart: a message in chat E (learned before it)', runs: (await runs(direct.id)) - directChatRuns, expected: 1 });
 	await pool(10, batchedEvents.map((e) => () => send(batched.url, [e])));
 	const rerunsAfterRestart = (await runs(batched.id)) - batchedRunsBefore;
-	phases.push({ name: 'version 1 (batched): runs of the first 100 events', runs: batchedRunsBefore, expected: 100 });
+	phases.push({ name: 'batched: runs of the first 100 events', runs: batchedRunsBefore, expected: 100 });
 
 	return {
 		database,
@@ -187,7 +187,7 @@ export function describeMemoryReport(report: MemoryReport): string[] {
 		`Direct Chats Only sequence: ${report.directChatRuns} runs (want 10), ${report.directChatsStored} chats stored`,
 		...report.phases.map((p) => `${p.name}: +${p.runs} runs (want +${p.expected})`),
 		`keys stored after the pairs: ${report.keysStored} (want 250)`,
-		`version 1 (batched): ${report.batched.savedBeforeRestart} of ${report.batched.sent} keys saved before the restart, ${report.batched.rerunsAfterRestart} re-runs after it`,
+		`batched: ${report.batched.savedBeforeRestart} of ${report.batched.sent} keys saved before the restart, ${report.batched.rerunsAfterRestart} re-runs after it`,
 		`answers of accepted deliveries: ${report.answers.join(' | ')}`,
 		`deliveries answered 503 and sent again a second later: ${report.askedToRetry}`,
 	];
@@ -199,8 +199,8 @@ export function checkMemoryReport(report: MemoryReport): void {
 	for (const p of report.phases) assert.equal(p.runs, p.expected, p.name);
 	assert.equal(report.keysStored, 250, 'event keys in the saved static data');
 	// The window of batched saving is exactly the events received after its last save.
-	assert.equal(report.batched.rerunsAfterRestart, report.batched.sent - report.batched.savedBeforeRestart, 'version 1 re-runs');
-	assert.ok(report.batched.savedBeforeRestart >= 1, 'version 1 saved its first event');
+	assert.equal(report.batched.rerunsAfterRestart, report.batched.sent - report.batched.savedBeforeRestart, 'batched re-runs');
+	assert.ok(report.batched.savedBeforeRestart >= 1, 'batched saved its first event');
 	for (const answer of report.answers) assert.match(answer, /^\{"received":\d+(,"message":"[^"]*")?\}$/, 'answer body');
 }
 

@@ -97,8 +97,8 @@ export function actionFields(use: ActionUse): INodeProperties[] {
 }
 
 /**
- * The "Actions" list of buttons of a panel: the buttons template and, from node version 1.1,
- * each carousel column. Built by build.ts `buildActions` and checked by validate.ts.
+ * The "Actions" list of buttons of a panel: the buttons template and each carousel column. Built
+ * by build.ts `buildActions` and checked by validate.ts.
  */
 export function buttonList(max: number, show: Show): INodeProperties {
 	return entryList('Actions', 'actions', { displayName: 'Button', name: 'action', values: actionFields('button') }, {
@@ -108,7 +108,7 @@ export function buttonList(max: number, show: Show): INodeProperties {
 	});
 }
 
-/** The "Default Action" of a carousel column (node version 1.1): at most one action, label optional. */
+/** The "Default Action" of a carousel column: at most one action, label optional. */
 export function defaultActionField(description: string, show: Show): INodeProperties {
 	return {
 		displayName: 'Default Action',

@@ -13,14 +13,6 @@ import { isBlank, isPlainObject, violation } from '../../../shared/validation';
 import type { ActionType } from './spec';
 import { ACTION_FIELDS, ACTION_TYPES } from './spec';
 
-export interface BuildOptions {
-	/**
-	 * Carousel columns have "Define Actions" (node version 1.1 and later): their actions come
-	 * from the builder unless it says JSON. Without it (version 1) they are JSON only.
-	 */
-	columnDefineActions: boolean;
-}
-
 export interface BuildResult {
 	messages: unknown;
 	/** Problems found while building (JSON that does not parse). */
@@ -89,13 +81,13 @@ function buildActions(collection: unknown, options: { area: boolean }): IDataObj
 
 /**
  * A column's actions and default action: from the builder ("Define Actions: Using Fields
- * Below", the default of node version 1.1) or parsed from the JSON fields (version 1 always).
+ * Below", the default) or parsed from the JSON fields ("Using JSON").
  */
-function buildColumn(values: Values, path: FieldPath, violations: Violation[], build: BuildOptions): IDataObject {
+function buildColumn(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
 	const column: IDataObject = {};
 	copy(column, values, { optional: ['thumbnailImageUrl', 'imageBackgroundColor', 'title'] });
 	copy(column, values, { required: ['text'] });
-	if (build.columnDefineActions && (values.defineActions ?? 'fields') === 'fields') {
+	if ((values.defineActions ?? 'fields') === 'fields') {
 		column.actions = buildActions(values.actions, { area: false });
 		const [defaultAction] = entries(values.defaultAction, 'action');
 		if (defaultAction !== undefined) column.defaultAction = buildAction(defaultAction, { area: false });
@@ -110,7 +102,7 @@ function buildColumn(values: Values, path: FieldPath, violations: Violation[], b
 	return column;
 }
 
-function buildTemplate(values: Values, path: FieldPath, violations: Violation[], build: BuildOptions): IDataObject {
+function buildTemplate(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
 	const options = isPlainObject(values.templateOptions) ? values.templateOptions : {};
 	const type = values.templateType ?? 'buttons';
 	const template: IDataObject = { type };
@@ -129,7 +121,7 @@ function buildTemplate(values: Values, path: FieldPath, violations: Violation[],
 			}
 		}
 		template.columns = entries(values.columns, 'column').map((column, index) =>
-			buildColumn(column, [...templatePath, 'columns', index], violations, build),
+			buildColumn(column, [...templatePath, 'columns', index], violations),
 		);
 		return template;
 	}
@@ -147,7 +139,7 @@ function buildTemplate(values: Values, path: FieldPath, violations: Violation[],
 }
 
 /** One "Messages" entry of the UI as a wire message object. */
-export function buildMessage(values: Values, path: FieldPath, violations: Violation[], build: BuildOptions): IDataObject {
+export function buildMessage(values: Values, path: FieldPath, violations: Violation[]): IDataObject {
 	const type = values.type ?? 'text';
 	const message: IDataObject = { type };
 	switch (type) {
@@ -170,7 +162,7 @@ export function buildMessage(values: Values, path: FieldPath, violations: Violat
 			break;
 		case 'template':
 			copy(message, values, { optional: ['altText'] });
-			message.template = buildTemplate(values, path, violations, build);
+			message.template = buildTemplate(values, path, violations);
 			break;
 		default:
 			break;
@@ -186,9 +178,9 @@ export function buildMessage(values: Values, path: FieldPath, violations: Violat
 }
 
 /** The "Messages" fixed collection (`{ message: [...] }`) as the wire `messages` array. */
-export function buildMessagesFromFields(collection: unknown, build: BuildOptions): BuildResult {
+export function buildMessagesFromFields(collection: unknown): BuildResult {
 	const violations: Violation[] = [];
-	const messages = entries(collection, 'message').map((values, index) => buildMessage(values, [index], violations, build));
+	const messages = entries(collection, 'message').map((values, index) => buildMessage(values, [index], violations));
 	return { messages, violations };
 }
 

@@ -5,7 +5,6 @@ import { idLocator } from '../../../shared/descriptions/locator';
 import { groupIdField } from '../common.descriptions';
 import { messageFields } from './messageFields';
 import { optionsProperty, property } from './properties';
-import { BEFORE_V1_1, FROM_V1_1 } from '../versions';
 
 const LEAVE_REQUEST = {
 	type: 'buttons',
@@ -33,26 +32,16 @@ export const pushFields: INodeProperties[] = [
 		description:
 			'ID (gid) of the group or direct chat, e.g. `gid` of the User resource\'s "Get Direct Chat" or of a message event',
 	},
-	// Version 1 saved Thread ID as text; from 1.1 it is picked from the group's threads.
-	{
-		...property('string', 'Thread ID', 'threadId', `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). Empty sends to the group's main chat.`, {
-			placeholder: 'Leave empty for the main chat',
-		}),
-		displayOptions: { show: BEFORE_V1_1 },
-	},
-	{
-		...idLocator({
-			displayName: 'Thread',
-			name: 'threadId',
-			description: `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). "Main Chat" (an empty ID) sends to the group's main chat.`,
-			searchListMethod: 'searchThreads',
-			placeholder: 'e.g. 64f0d0000000000000000002, empty for the main chat',
-			invalidIdMessage: 'Not a valid thread ID',
-			required: false,
-			dependsOn: ['groupId'],
-		}),
-		displayOptions: { show: FROM_V1_1 },
-	},
+	idLocator({
+		displayName: 'Thread',
+		name: 'threadId',
+		description: `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). "Main Chat" (an empty ID) sends to the group's main chat.`,
+		searchListMethod: 'searchThreads',
+		placeholder: 'e.g. 64f0d0000000000000000002, empty for the main chat',
+		invalidIdMessage: 'Not a valid thread ID',
+		required: false,
+		dependsOn: ['groupId'],
+	}),
 	optionsProperty(
 		'Define Messages',
 		'defineMessages',

@@ -5,36 +5,18 @@ import { entryList, valueOptions } from '../../../shared/descriptions/fields';
 import { actionFields, buttonList, defaultActionField } from './actionFields';
 import { optionsProperty, property } from './properties';
 import { IMAGE_ASPECT_RATIOS, IMAGE_SIZES, LIMITS, MESSAGE_TYPES, TEMPLATE_TYPES } from './spec';
-import { BEFORE_V1_1, FROM_V1_1 } from '../versions';
 
 const ACTIONS_JSON_EXAMPLE = JSON.stringify([{ type: 'message', label: 'Yes', text: 'yes' }], null, 2);
 
 const TEXT_LIMIT = `At most ${LIMITS.text} characters, or ${LIMITS.textWithImageOrTitle} with`;
 
-// Node version 1.1 brought the column's action builder ("Define Actions").
-const COLUMN_ACTIONS_FROM_FIELDS: Show = { ...FROM_V1_1, defineActions: ['fields'] };
-const COLUMN_ACTIONS_AS_JSON: Show = { ...FROM_V1_1, defineActions: ['json'] };
-
-/** A column's actions and default action as JSON: always in version 1, with "Using JSON" from 1.1. */
-function columnJsonFields(show: Show): INodeProperties[] {
-	return [
-		property(
-			'json',
-			'Actions (JSON)',
-			'actionsJson',
-			`The column's buttons as a JSON list of 1 to ${LIMITS.columnActions} actions, e.g. [{"type": "uri", "label": "Open", "linkUri": "https://example.com"}]`,
-			{ default: ACTIONS_JSON_EXAMPLE, required: true, show },
-		),
-		property('json', 'Default Action (JSON)', 'defaultActionJson', 'Optional action run when the column itself is tapped, as a JSON object', {
-			show,
-		}),
-	];
-}
+// A column's actions: the buttons template's builder ("Define Actions") or JSON.
+const COLUMN_ACTIONS_FROM_FIELDS: Show = { defineActions: ['fields'] };
+const COLUMN_ACTIONS_AS_JSON: Show = { defineActions: ['json'] };
 
 /**
- * One carousel column. Its actions use the buttons template's builder (node version 1.1, or
- * JSON with "Define Actions: Using JSON"); version 1 takes them as JSON only, and the two JSON
- * fields are listed once per version so a version 1 workflow keeps them without a choice it never had.
+ * One carousel column. Its actions and default action use the buttons template's builder, or
+ * JSON with "Define Actions: Using JSON".
  */
 const columnFields: INodeProperties[] = [
 	property('string', 'Thumbnail Image URL', 'thumbnailImageUrl', `Optional image of the column, at most ${LIMITS.url} characters`),
@@ -51,12 +33,19 @@ const columnFields: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: 'Give them as JSON action objects' },
 		],
 		'fields',
-		{ show: FROM_V1_1 },
 	),
 	buttonList(LIMITS.columnActions, COLUMN_ACTIONS_FROM_FIELDS),
 	defaultActionField('Optional action run when the column itself (its image, title or text) is tapped', COLUMN_ACTIONS_FROM_FIELDS),
-	...columnJsonFields(BEFORE_V1_1),
-	...columnJsonFields(COLUMN_ACTIONS_AS_JSON),
+	property(
+		'json',
+		'Actions (JSON)',
+		'actionsJson',
+		`The column's buttons as a JSON list of 1 to ${LIMITS.columnActions} actions, e.g. [{"type": "uri", "label": "Open", "linkUri": "https://example.com"}]`,
+		{ default: ACTIONS_JSON_EXAMPLE, required: true, show: COLUMN_ACTIONS_AS_JSON },
+	),
+	property('json', 'Default Action (JSON)', 'defaultActionJson', 'Optional action run when the column itself is tapped, as a JSON object', {
+		show: COLUMN_ACTIONS_AS_JSON,
+	}),
 ];
 
 const MESSAGE_TYPE_OPTIONS = valueOptions(MESSAGE_TYPES, {

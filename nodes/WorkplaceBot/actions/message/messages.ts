@@ -10,7 +10,6 @@ import type { BuildResult } from './build';
 import { buildMessagesFromFields, buildMessagesFromJson } from './build';
 import { messageFieldName, wirePath } from './spec';
 import { validateMessages } from './validate';
-import { isV1_1OrLater } from '../versions';
 
 /** Every problem of the built messages: JSON that did not parse, then the spec's limits and required fields. */
 export function collectViolations(built: BuildResult): Violation[] {
@@ -46,9 +45,7 @@ export function getMessages(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 	const json = mode === 'json';
 	const built = json
 		? buildMessagesFromJson(ctx.getNodeParameter('messagesJson', itemIndex, '') as unknown)
-		: buildMessagesFromFields(ctx.getNodeParameter('messages', itemIndex, {}) as unknown, {
-				columnDefineActions: isV1_1OrLater(ctx),
-			});
+		: buildMessagesFromFields(ctx.getNodeParameter('messages', itemIndex, {}) as unknown);
 	const violations = collectViolations(built);
 	if (violations.length > 0) {
 		throw messagesError(ctx, itemIndex, json ? 'Messages (JSON)' : 'Messages', violations, built.messages);

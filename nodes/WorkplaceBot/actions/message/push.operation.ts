@@ -5,7 +5,6 @@ import { invalidInput, requireString } from '../../../shared/validation';
 import { botRequest } from '../../../shared/transport/botApi';
 import { pushFields } from './fields';
 import { getMessages } from './messages';
-import { isV1_1OrLater } from '../versions';
 
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['push'] } }, pushFields);
 
@@ -16,11 +15,10 @@ function requireThreadPart(ctx: IExecuteFunctions, itemIndex: number, parameter:
 }
 
 /**
- * The thread: text in version 1, a resource locator from 1.1 ("Main Chat", a topic, or By ID).
- * Empty is the group's main chat.
+ * The thread, a resource locator ("Main Chat", a topic, or By ID). Empty is the group's main chat.
  */
 function optionalThreadId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const field = isV1_1OrLater(ctx) ? 'Thread' : 'Thread ID';
+	const field = 'Thread'; // as the UI names it
 	const value = ctx.getNodeParameter('threadId', itemIndex, '', { extractValue: true }) as unknown;
 	if (value === undefined || value === null) return '';
 	if (typeof value !== 'string' && typeof value !== 'number') throw invalidInput(ctx, itemIndex, field, 'must be text', value);

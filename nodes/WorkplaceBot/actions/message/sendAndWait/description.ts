@@ -166,7 +166,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		}),
 		'user',
 	),
-	...userFields.map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, sendTo: ['user'] } } })),
+	...userFields.map((field) => ({ ...field, displayOptions: { show: { sendTo: ['user'] } } })),
 	{ ...groupIdField, displayOptions: { show: { sendTo: ['group'] } } },
 	{ ...topicIdField, displayOptions: { show: { sendTo: ['group'] } } },
 	property(
