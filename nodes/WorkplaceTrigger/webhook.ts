@@ -205,7 +205,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 				.filter((e) => e.type === 'join')
 				.map((e) => chatOf(e).groupId)
 				.filter((g): g is string => Boolean(g));
-			directChats = learnDirectChats(scope, staticData, DIRECT_CHATS_FIELD, joined).chats;
+			directChats = learnDirectChats(scope, staticData, DIRECT_CHATS_FIELD, joined);
 		}
 		candidates = selectBotEvents(delivery, selected, options, directChats);
 	}
@@ -216,7 +216,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	let fresh = candidates;
 	let release = () => {};
 	let answered = () => {};
-	let settle = async () => false;
+	let settle = async () => {};
 	const production = this.getMode() !== 'manual';
 	if (production) {
 		const claim = claimEventKeys(
