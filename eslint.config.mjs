@@ -24,6 +24,16 @@ export default tseslint.config(
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 		rules: { 'no-console': 'error' },
 	},
+	// n8n loads nodes and credentials apart: the credentials may import nodes/shared, never the reverse.
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{ patterns: [{ group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' }] },
+			],
+		},
+	},
 	{
 		files: ['package.json'],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
