@@ -2,6 +2,8 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { processMap } from '../shared/processMemory';
+
 /** Bounded first-in-first-out set of strings. */
 class RecentSet {
 	private readonly items = new Set<string>();
@@ -105,7 +107,7 @@ interface Scope {
 	unwrittenSince: number;
 }
 
-const scopes = new Map<string, Scope>();
+const scopes = processMap<string, Scope>();
 
 function scopeOf(scope: string): Scope {
 	let entry = scopes.get(scope);
@@ -299,9 +301,4 @@ export function learnDirectChats(scope: string, staticData: IDataObject, field: 
 		entry.mergedChats = held.join(',');
 	}
 	return new Set(held);
-}
-
-/** For tests: forget everything held in this process (as after a restart). */
-export function resetEventKeyCache(): void {
-	scopes.clear();
 }

@@ -1,6 +1,8 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { processMap } from '../shared/processMemory';
+
 /**
  * Why a trigger verifying signatures cannot run: worded without "activate" or "publish" (n8n 1
  * activates workflows, n8n 2 publishes them) and naming the credential as the node shows it.
@@ -34,7 +36,7 @@ export const SECRET_REUSE_MS = 1000;
 
 const MAX_HELD = 500;
 
-const held = new Map<string, { secret: string | undefined; readAt: number }>();
+const held = processMap<string, { secret: string | undefined; readAt: number }>();
 
 /** The trigger's signing secret; `fresh` reads it from n8n even when one is held. */
 export async function signingSecret(ctx: IWebhookFunctions, fresh = false): Promise<string | undefined> {
@@ -49,9 +51,4 @@ export async function signingSecret(ctx: IWebhookFunctions, fresh = false): Prom
 		while (held.size > MAX_HELD) held.delete(held.keys().next().value as string);
 	}
 	return value;
-}
-
-/** For tests: forget every secret held (as after a restart). */
-export function resetSigningSecrets(): void {
-	held.clear();
 }

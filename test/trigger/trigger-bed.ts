@@ -193,8 +193,6 @@ export class TriggerBed {
 		this.nodeId = options.nodeId ?? randomUUID();
 		this.storedStaticData = options.staticData === undefined ? undefined : deepCopy(options.staticData);
 		this.credentialStore = new CredentialStore(options.credentials ?? {});
-		// Every bed's credential has the same id: a secret held for an earlier bed must not be reused.
-		secretModule().resetSigningSecrets();
 		this.node = {
 			id: this.nodeId,
 			name: 'Workplace Trigger',
@@ -207,7 +205,9 @@ export class TriggerBed {
 		const types = this.credentialStore.types();
 		if (types.length) {
 			this.node.credentials = Object.fromEntries(
-				types.map((type) => [type, { id: credentialIdFor(type), name: `${type} (trigger test)` }]),
+				// An id of its own: the trigger holds a secret per credential id, and one held for an
+				// earlier bed must not be reused.
+				types.map((type) => [type, { id: `${credentialIdFor(type)}-${this.nodeId}`, name: `${type} (trigger test)` }]),
 			);
 		}
 	}
@@ -394,19 +394,9 @@ export class TriggerBed {
 	}
 }
 
-/** The dist module of the trigger's process-wide duplicate cache (same instance the node uses). */
-/** The trigger's signing-secret reuse (dist/), to forget held secrets. */
-export function secretModule(): { resetSigningSecrets(): void; SECRET_REUSE_MS: number } {
+/** How long the trigger reuses a signing secret it read (dist/, the module the node uses). */
+export function secretReuseMs(): number {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'secret.js')) as {
-		resetSigningSecrets(): void;
-		SECRET_REUSE_MS: number;
-	};
-}
-
-export function dedupeModule(): { resetEventKeyCache(): void } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'dedupe.js')) as {
-		resetEventKeyCache(): void;
-	};
+	return (require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'secret.js')) as { SECRET_REUSE_MS: number })
+		.SECRET_REUSE_MS;
 }

@@ -17,7 +17,8 @@ import {
 } from '../../simulator';
 import { readBinary } from '../helpers/engine';
 import { useSimulator } from '../helpers/simulator';
-import { TriggerBed, dedupeModule, secretModule, type DeliveryOutcome } from './trigger-bed';
+import { resetProcessState } from '../helpers/jest-setup';
+import { TriggerBed, secretReuseMs, type DeliveryOutcome } from './trigger-bed';
 
 const SECRET = 'trigger-test-secret';
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -172,7 +173,7 @@ describe('signature', () => {
 			// Signed with the old secret before any delivery brought the new one: still accepted.
 			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
 			expect(reads()).toBe(1);
-			clock += secretModule().SECRET_REUSE_MS;
+			clock += secretReuseMs();
 			expectNoRun(await bed.deliver(signed(bot(messageEvent()))), 401);
 			expect(reads()).toBe(3);
 			const newRaw = bot(messageEvent());
@@ -470,7 +471,7 @@ describe('options: filters', () => {
 			// Both simultaneous joins reached the saved copy (the first save is healed by a later delivery at the latest).
 			const stored = bed.nodeStaticData().directChatGroupIds as string[];
 			expect(stored).toEqual(expect.arrayContaining(['A', 'B', 'C', 'D', 'E'].map(chat)));
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed({ events: ['message', 'join'], options: { directChatsOnly: true } }, {
 				n8nFlow,
 				workflowId: bed.workflowId,
@@ -538,7 +539,7 @@ describe('duplicates', () => {
 		// Group commit: deliveries that settle while a later one follows leave their keys to its write.
 		expect(bed.staticDataSaves).toBeLessThan(5);
 		expect(bed.staticDataSaves).toBeGreaterThanOrEqual(1);
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 		for (const raw of raws) expectNoRun(await restarted.deliver(signed(raw)), 200);
 	});
@@ -556,7 +557,7 @@ describe('duplicates', () => {
 			for (const raw of raws) expectNoRun(await bed.deliver(signed(raw)), 200);
 			// A duplicate changes nothing, so nothing is written.
 			expect(bed.staticDataSaves).toBe(20);
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed({}, { n8nFlow, workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			for (const raw of raws) expectNoRun(await restarted.deliver(signed(raw)), 200);
 		});
@@ -574,7 +575,7 @@ describe('duplicates', () => {
 			expect(savedEventKeys(bed)).toHaveLength(1);
 			expectNoRun(await bed.deliver(signed(second)), 200);
 			expect(savedEventKeys(bed)).toHaveLength(2);
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			expectNoRun(await restarted.deliver(signed(first)), 200);
 			expectNoRun(await restarted.deliver(signed(second)), 200);
@@ -620,7 +621,7 @@ describe('duplicates', () => {
 			expectRun(await bed.deliver(signed(bot(event(501)))), 1);
 			expect(bed.staticDataSaves).toBe(2);
 			expect(savedEventKeys(bed)).toHaveLength(501);
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed({}, { typeVersion: 1, workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			expectNoRun(await restarted.deliver(signed(bot(event(500)))), 200);
 			// Received after the last save: not known after a restart (README, Signatures and duplicates).
@@ -632,7 +633,7 @@ describe('duplicates', () => {
 		const bed = signedBed();
 		const raw = bot(messageEvent());
 		expectRun(await bed.deliver(signed(raw)), 1);
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 		expectNoRun(await restarted.deliver(signed(raw)), 200);
 	});
@@ -644,7 +645,7 @@ describe('duplicates', () => {
 		const many = Array.from({ length: 1000 }, (_, i) => messageEvent({ messageId: `m-${i}` }));
 		expectRun(await bed.deliver(signed(bot(...many))), 1000);
 		expect(savedEventKeys(bed)).toHaveLength(1000);
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		expectRun(await bed.deliver(signed(first)), 1);
 		expectNoRun(await bed.deliver(signed(bot(many[999]))), 200);
 	});
@@ -656,7 +657,7 @@ describe('duplicates', () => {
 		const stored = bed.nodeStaticData().recentEventKeys as string;
 		expect(stored.length).toBeLessThan(20_000);
 		expect(stored).not.toContain('64f0d');
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		const earlier = signedBed({}, {
 			workflowId: bed.workflowId,
 			nodeId: bed.nodeId,
