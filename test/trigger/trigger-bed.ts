@@ -25,6 +25,8 @@
 import 'reflect-metadata';
 import '../helpers/engine-env';
 
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
 	IDataObject,
@@ -164,7 +166,17 @@ export function modelIsolateEngine(on: boolean): void {
 }
 
 /** One saved workflow holding a Workplace Trigger, receiving deliveries. */
+/** A line the node wrote to n8n's log through its context's `logger`. */
+export interface LogLine {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+	metadata?: unknown;
+}
+
 export class TriggerBed {
+	/** The lines the node logged during this bed's deliveries, in order. */
+	readonly logs: LogLine[] = [];
+
 	readonly workflowId: string;
 
 	readonly nodeId: string;
@@ -210,6 +222,19 @@ export class TriggerBed {
 				types.map((type) => [type, { id: `${credentialIdFor(type)}-${this.nodeId}`, name: `${type} (trigger test)` }]),
 			);
 		}
+	}
+
+	/** n8n's Logger (silent unless a test turns it up), as a node context hands it out, recording the node's lines in `logs`. */
+	private recordingLogger(): Logger {
+		const logger = Container.get(Logger);
+		const recording = Object.create(logger) as Logger;
+		for (const level of ['error', 'warn', 'info', 'debug'] as const) {
+			recording[level] = (message: string, metadata?: Parameters<Logger['info']>[1]) => {
+				this.logs.push({ level, message, metadata });
+				logger[level](message, metadata);
+			};
+		}
+		return recording;
 	}
 
 	static async init(): Promise<void> {
@@ -324,6 +349,7 @@ export class TriggerBed {
 			webhookId: this.node.webhookId,
 		};
 		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
+		Object.defineProperty(context, 'logger', { value: this.recordingLogger() });
 
 		let result: IWebhookResponseData | undefined;
 		let error: Error | undefined;

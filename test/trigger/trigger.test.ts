@@ -45,6 +45,11 @@ function unsignedBed(parameters: IDataObject = {}, extra: Partial<ConstructorPar
 	return new TriggerBed({ parameters: { verification: 'none', events: ALL_EVENTS, ...parameters }, ...extra });
 }
 
+/** How the trigger starts each line it writes to n8n's log: the node and the workflow (n8n's console shows the message alone). */
+function logged(bed: TriggerBed, message: string): string {
+	return `Workplace Trigger "Workplace Trigger" of workflow "trigger test" (ID ${bed.workflowId}): ${message}`;
+}
+
 function bot(...events: object[]): string {
 	return JSON.stringify({ events });
 }
@@ -146,13 +151,30 @@ describe('signature', () => {
 		expectNoRun(outcome, 401);
 	});
 
-	test('an empty secret refuses every delivery', async () => {
+	test('an empty secret refuses every delivery, and says so in n8n\'s log', async () => {
 		const bed = signedBed({}, { credentials: { workplaceWebhookApi: { secret: '' } } });
 		const outcome = await bed.deliver({
 			rawBody: raw,
 			headers: { ...JSON_HEADERS, 'x-service-signature': createHmac('sha256', '').update(raw).digest('hex') },
 		});
 		expectNoRun(outcome, 401);
+		expect(bed.logs).toEqual([
+			{
+				level: 'warn',
+				message: logged(
+					bed,
+					'a delivery was answered 401: the secret of the Workplace Webhook API credential "workplaceWebhookApi (trigger test)" is empty, so no delivery can be verified. Enter the secret configured for the webhook on the platform.',
+				),
+				metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+			},
+		]);
+	});
+
+	test('a wrong or missing signature is answered 401 without a line in n8n\'s log (anyone can send one)', async () => {
+		const bed = signedBed();
+		expectNoRun(await bed.deliver({ rawBody: raw, headers: JSON_HEADERS }), 401);
+		expectNoRun(await bed.deliver({ rawBody: raw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody('other', raw) } }), 401);
+		expect(bed.logs).toEqual([]);
 	});
 
 	describe('the secret is read once a second per credential', () => {
@@ -180,6 +202,18 @@ describe('signature', () => {
 			const withNew = { rawBody: newRaw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody(rotated, newRaw) } };
 			expectRun(await bed.deliver(withNew), 1);
 			expect(reads()).toBe(3);
+			// n8n's log says once that the secret changed, naming neither secret.
+			expect(bed.logs).toEqual([
+				{
+					level: 'info',
+					message: logged(
+						bed,
+						'the secret of the Workplace Webhook API credential "workplaceWebhookApi (trigger test)" changed; deliveries are now verified with the new one.',
+					),
+					metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+				},
+			]);
+			expect(JSON.stringify(bed.logs)).not.toMatch(new RegExp(`${SECRET}|${rotated}`));
 		});
 
 		test('a delivery signed with a new secret is checked against a fresh read at once', async () => {
@@ -281,6 +315,14 @@ describe('no webhook credential', () => {
 		const outcome = await bed.deliver(signed(bot(messageEvent())));
 		expectNoRun(outcome, 500);
 		expect(outcome.body).toEqual({ message: expect.stringMatching(named) });
+		// The admin reads why in n8n's log, naming the workflow and the node.
+		expect(bed.logs).toEqual([
+			{
+				level: 'error',
+				message: logged(bed, `a delivery was answered 500: ${(outcome.body as { message: string }).message}`),
+				metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+			},
+		]);
 	});
 
 	test('a selected credential that cannot be read (deleted): 500 with a JSON body, no secret or internal detail', async () => {
@@ -290,6 +332,17 @@ describe('no webhook credential', () => {
 		expectNoRun(outcome, 500);
 		expect(outcome.body).toEqual({ message: expect.stringMatching(/Workplace Webhook API credential .* cannot be read/) });
 		expect(JSON.stringify(outcome.body)).not.toMatch(/Engine test bed|trigger-test-secret/);
+		// n8n's log has the reason n8n gave (here the test bed's; in n8n e.g. that the credential does not exist).
+		expect(bed.logs).toEqual([
+			{
+				level: 'error',
+				message: logged(
+					bed,
+					'a delivery was answered 500: the Workplace Webhook API credential "workplaceWebhookApi (trigger test)" cannot be read (Engine test bed: no data for credential type "workplaceWebhookApi" (pass it in runNode\'s "credentials" or "credentialStore")), so no delivery can be verified. Select the credential holding the secret configured on the platform, or set Signature Verification to "None".',
+				),
+				metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+			},
+		]);
 	});
 });
 
@@ -759,6 +812,16 @@ describe('download images', () => {
 		expect(savedEventKeys(bed)).toHaveLength(0);
 		const again = await bed.deliver(signed(raw));
 		expect(again.status).toBe(500);
+		// Each failed download is a warning in n8n's log, with the platform's reason.
+		const line = {
+			level: 'warn',
+			message: logged(
+				bed,
+				`a delivery was answered 500 and started no run (a redelivery of the event runs) because the picture of a message event could not be downloaded: ${(outcome.error as Error).message.replace('Could not download the picture of a message event: ', '')}`,
+			),
+			metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+		};
+		expect(bed.logs).toEqual([line, line]);
 	});
 
 	test('a picture that stalls past "Image Download Timeout": a redelivery meanwhile gets 503, the first attempt fails without a run, a later redelivery runs once with the picture', async () => {
