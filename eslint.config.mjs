@@ -24,6 +24,35 @@ export default tseslint.config(
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 		rules: { 'no-console': 'error' },
 	},
+	// n8n loads nodes and credentials apart: the credentials may import nodes/shared, never the reverse.
+	// The package's one test entry is for the tests only.
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests'], message: 'The test entry is for the tests; the nodes never forget their process memory.' },
+					],
+				},
+			],
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' },
+						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests'], message: 'The test entry is for the tests; the nodes never forget their process memory.' },
+					],
+				},
+			],
+		},
+	},
 	{
 		files: ['package.json'],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },

@@ -10,13 +10,11 @@ import type {
 
 import { BOT_BASE_URL_HINT, botTokenFailureMessage } from '../nodes/shared/credentialTests/botTest';
 import { displayUrl, platformMessage, redactSecrets } from '../nodes/shared/credentialTests/probe';
+import { BOT_TOKEN } from '../nodes/shared/transport/botToken';
 import { isClientTimeout, secondsText } from '../nodes/shared/transport/timeLimit';
 import { noteTokenRequestFailure, tokenRequestWatch } from '../nodes/shared/transport/token';
 
 import { baseUrlProperty, secretProperty } from './properties';
-
-/** The fields that identify a bot account: one access token per account and n8n process. */
-export const BOT_ACCOUNT_FIELDS = ['baseUrl', 'clientId', 'scope'];
 
 /**
  * OAuth 2.0 client credentials for the bot API. Despite its name (saved in workflows, so it stays)
@@ -67,7 +65,7 @@ export class WorkplaceBotOAuth2Api implements ICredentialType {
 		const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 		const tokenUrl = `${baseUrl}/oauth/token`;
 		// The time limit of the call that waits for the token (not counted in its own time; timeLimit.ts).
-		const watch = tokenRequestWatch(credentials, BOT_ACCOUNT_FIELDS);
+		const watch = tokenRequestWatch(credentials, BOT_TOKEN.identityFields);
 		let accessToken = '';
 		watch.started();
 		try {
@@ -85,7 +83,7 @@ export class WorkplaceBotOAuth2Api implements ICredentialType {
 			const response = (error as { response?: { status?: number; data?: unknown; headers?: IDataObject } }).response;
 			const status = response?.status;
 			// Lets the nodes tell a refused secret from a throttled or failing token endpoint.
-			noteTokenRequestFailure(credentials, BOT_ACCOUNT_FIELDS, { status, retryAfter: response?.headers?.['retry-after'] });
+			noteTokenRequestFailure(credentials, BOT_TOKEN.identityFields, { status, retryAfter: response?.headers?.['retry-after'] });
 			if (status === undefined && isClientTimeout(error)) {
 				throw new Error(
 					`POST ${displayUrl(tokenUrl)} (the bot's access token request) timed out after ${secondsText(watch.timeoutMs)} without an answer. Nothing was sent with the token yet.`,

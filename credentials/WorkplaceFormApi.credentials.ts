@@ -23,7 +23,7 @@ export class WorkplaceFormApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		testNotice(
-			'The form API has no read-only call, so "Test" sends POST /v1/forms with a body that cannot be a form (no name, subject, sender, recipients, fields or status; values outside the documented limits). The platform refuses it and nothing is created; the same request with a made-up key must then get 401, which shows the key and token were checked.',
+			'The form API has no read-only call, so "Test" sends POST /v1/forms with a body that cannot be a form (no name, subject, sender, recipients, fields or status; values outside the documented limits). The platform refuses it and nothing is created; the same request with a made-up key and token must then get 401 or 403, which shows the key and token were checked.',
 		),
 		baseUrlProperty('Address of the platform; forms are created at {Base URL}/v1/forms'),
 		secretProperty('API Key', 'apiKey', 'Sent in the X-API-Key header'),

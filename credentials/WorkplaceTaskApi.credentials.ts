@@ -23,7 +23,7 @@ export class WorkplaceTaskApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		testNotice(
-			'The task API has no read-only call, so "Test" sends POST /api/v1/task-projects/tasks with a body that cannot be a task (no title; priority, due date and checklist of the wrong types). The platform refuses it and nothing is created; the same request with a made-up JWT must then get 401. A rejected token (401), a token without permission to create tasks (403) or a wrong Base URL fails the test.',
+			'The task API has no read-only call, so "Test" sends POST /api/v1/task-projects/tasks with a body that cannot be a task (no title; priority, due date and checklist of the wrong types). The platform refuses it and nothing is created; the same request with a made-up JWT must then get 401 or 403, which shows the JWT was checked. A rejected token (401), a token without permission to create tasks (403) or a wrong Base URL fails the test.',
 		),
 		baseUrlProperty('Address of the platform; tasks are created at {Base URL}/api/v1/task-projects/tasks'),
 		secretProperty(

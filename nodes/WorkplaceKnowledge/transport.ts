@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { credentialText } from '../shared/credentialTests/probe';
 import { credentialTestMethod } from '../shared/credentialTests/testMethod';
-import type { RequestContext } from '../shared/transport';
-import { apiAt, requestAllPages, requestTo } from '../shared/transport';
+import type { PageCursor, RequestContext } from '../shared/transport';
+import { apiAt, requestAllPages, requestPage, requestTo } from '../shared/transport';
 
 export const KNOWLEDGE_API = apiAt('workplaceKnowledgeApi', 'knowledgeUrl', [
 	'the API key lacks the right to this operation (e.g. a read-only key)',
@@ -19,6 +19,16 @@ export async function knowledgeList(
 	options: { pageSize: number; limit?: number },
 ): Promise<IDataObject[]> {
 	return await requestAllPages<IDataObject>(ctx, KNOWLEDGE_API, { method: 'GET', path }, itemIndex, options);
+}
+
+/** One page of a list, paged as knowledgeList pages (for the From List pickers). */
+export async function knowledgeListPage(
+	ctx: RequestContext,
+	path: string,
+	cursor: PageCursor,
+	pageSize: number,
+): Promise<{ records: IDataObject[]; next?: PageCursor }> {
+	return await requestPage<IDataObject>(ctx, KNOWLEDGE_API, { method: 'GET', path }, 0, cursor, pageSize);
 }
 
 /**

@@ -2,6 +2,8 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { processMap } from '../shared/processMemory';
+
 /** Bounded first-in-first-out set of strings. */
 class RecentSet {
 	private readonly items = new Set<string>();
@@ -105,7 +107,7 @@ interface Scope {
 	unwrittenSince: number;
 }
 
-const scopes = new Map<string, Scope>();
+const scopes = processMap<string, Scope>();
 
 function scopeOf(scope: string): Scope {
 	let entry = scopes.get(scope);
@@ -169,9 +171,9 @@ export interface Claim {
 	answered(): void;
 	/**
 	 * Once nothing can stop its run (its items are ready): writes the keys into the static data when
-	 * they are due (true: n8n must save it), or leaves them to a later delivery.
+	 * they are due (n8n saves it, seeing it changed), or leaves them to a later delivery.
 	 */
-	settle(): Promise<boolean>;
+	settle(): Promise<void>;
 }
 
 /** Resolves true when another delivery settles within `ms`. */
@@ -248,12 +250,11 @@ export function claimEventKeys(
 			release,
 			answered,
 			async settle() {
-				if (!due) return false;
+				if (!due) return;
 				write();
 				entry.savedAt = now;
 				entry.unsaved = 0;
 				entry.mustSave = false;
-				return true;
 			},
 		};
 	}
@@ -264,35 +265,28 @@ export function claimEventKeys(
 		release,
 		answered,
 		async settle() {
-			if (!claimed.length && !entry.mustSave && !storedLacks(set.toArray(), splitKeys(stored))) return false;
+			if (!claimed.length && !entry.mustSave && !storedLacks(set.toArray(), splitKeys(stored))) return;
 			if (!entry.unwrittenSince) entry.unwrittenSince = Date.now();
 			entry.settled++;
 			for (const wake of entry.onSettle.splice(0)) wake();
 			// A later delivery writes a copy that holds these keys too, unless they waited too long.
 			if ((await laterSettles(entry, COALESCE_WAIT_MS)) && Date.now() - entry.unwrittenSince < COALESCE_MAX_MS) {
-				return false;
+				return;
 			}
 			write();
 			entry.unwrittenSince = 0;
 			entry.mustSave = false;
-			return true;
 		},
 	};
 }
 
-export interface LearnedChats {
-	/** Every direct chat this trigger knows of. */
-	chats: Set<string>;
-	/** Whether the static data was changed (n8n must save it). */
-	changed: boolean;
-}
-
 /**
  * Records the chats that join events named as direct, in this process and in the node's static
- * data, and returns every known one. Written on every delivery that brings a new chat, or finds
- * the stored list lacking one: a chat that is forgotten drops its messages silently.
+ * data, and returns every direct chat this trigger knows of. Written on every delivery that brings
+ * a new chat, or finds the stored list lacking one (n8n saves the static data, seeing it changed):
+ * a chat that is forgotten drops its messages silently.
  */
-export function learnDirectChats(scope: string, staticData: IDataObject, field: string, joined: string[]): LearnedChats {
+export function learnDirectChats(scope: string, staticData: IDataObject, field: string, joined: string[]): Set<string> {
 	const entry = scopeOf(scope);
 	const stored = storedChats(staticData[field]);
 	const storedText = stored.join(',');
@@ -302,16 +296,9 @@ export function learnDirectChats(scope: string, staticData: IDataObject, field: 
 	}
 	for (const chat of joined) entry.chats.add(chat);
 	const held = entry.chats.toArray();
-	let changed = false;
 	if (storedLacks(held, stored)) {
 		staticData[field] = held;
 		entry.mergedChats = held.join(',');
-		changed = true;
 	}
-	return { chats: new Set(held), changed };
-}
-
-/** For tests: forget everything held in this process (as after a restart). */
-export function resetEventKeyCache(): void {
-	scopes.clear();
+	return new Set(held);
 }

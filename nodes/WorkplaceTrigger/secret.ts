@@ -1,6 +1,9 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { processMap } from '../shared/processMemory';
+import { logTrigger, webhookCredentialName } from './log';
+
 /**
  * Why a trigger verifying signatures cannot run: worded without "activate" or "publish" (n8n 1
  * activates workflows, n8n 2 publishes them) and naming the credential as the node shows it.
@@ -34,24 +37,29 @@ export const SECRET_REUSE_MS = 1000;
 
 const MAX_HELD = 500;
 
-const held = new Map<string, { secret: string | undefined; readAt: number }>();
+const held = processMap<string, { secret: string | undefined; readAt: number }>();
 
-/** The trigger's signing secret; `fresh` reads it from n8n even when one is held. */
+/**
+ * The trigger's signing secret; `fresh` reads it from n8n even when one is held. A read that finds
+ * another secret than the one held is logged (without either value).
+ */
 export async function signingSecret(ctx: IWebhookFunctions, fresh = false): Promise<string | undefined> {
 	const id = ctx.getNode().credentials?.workplaceWebhookApi?.id;
 	const entry = id ? held.get(id) : undefined;
 	if (!fresh && entry && Date.now() - entry.readAt < SECRET_REUSE_MS) return entry.secret;
 	const { secret } = await ctx.getCredentials<{ secret?: string }>('workplaceWebhookApi');
 	const value = typeof secret === 'string' ? secret : undefined;
+	if (entry && entry.secret !== value) {
+		logTrigger(
+			ctx,
+			'info',
+			`the secret of the Workplace Webhook API credential ${webhookCredentialName(ctx)} changed; deliveries are now verified with the new one.`,
+		);
+	}
 	if (id) {
 		held.delete(id);
 		held.set(id, { secret: value, readAt: Date.now() });
 		while (held.size > MAX_HELD) held.delete(held.keys().next().value as string);
 	}
 	return value;
-}
-
-/** For tests: forget every secret held (as after a restart). */
-export function resetSigningSecrets(): void {
-	held.clear();
 }

@@ -7,6 +7,7 @@ import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { BotDelivery, SignatureCheck } from './delivery';
 import { PICTURE_TIMEOUT_SECONDS } from './description';
+import { logTrigger, webhookCredentialName } from './log';
 import { answerWhenRunStarts } from './pacing';
 import {
 	hasWebhookCredential,
@@ -118,10 +119,11 @@ async function attachPictures(
 		// No run starts: forget the events so a redelivery can start one.
 		release();
 		const reason = (error as Error).message;
-		ctx.logger.warn(`Workplace Trigger: a delivery was answered 500 because the picture of a message event could not be downloaded: ${reason}`, {
-			workflowId: ctx.getWorkflow().id,
-			node: ctx.getNode().name,
-		});
+		logTrigger(
+			ctx,
+			'warn',
+			`a delivery was answered 500 and started no run (a redelivery of the event runs) because the picture of a message event could not be downloaded: ${reason}`,
+		);
 		const message = `Could not download the picture of a message event: ${reason}`;
 		const httpCode = (error as NodeApiError).httpCode ?? undefined;
 		const failure = new NodeApiError(ctx.getNode(), { message: reason }, {
@@ -158,7 +160,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 					: 'missing';
 		// Activation refuses a trigger without the credential; one saved before that check
 		// (or whose credential was deleted) is answered here rather than with n8n's internal error.
-		if (!hasWebhookCredential(this)) return reply(this, 500, MISSING_WEBHOOK_CREDENTIAL);
+		if (!hasWebhookCredential(this)) {
+			logTrigger(this, 'error', `a delivery was answered 500: ${MISSING_WEBHOOK_CREDENTIAL}`);
+			return reply(this, 500, MISSING_WEBHOOK_CREDENTIAL);
+		}
 		let secret: string | undefined;
 		let check: SignatureCheck;
 		try {
@@ -169,10 +174,21 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 				secret = await signingSecret(this, true);
 				if (secret) check = verify(secret);
 			}
-		} catch {
+		} catch (error) {
+			// n8n's reason (e.g. a deleted credential, or one encrypted with another key) names no value.
+			logTrigger(
+				this,
+				'error',
+				`a delivery was answered 500: the Workplace Webhook API credential ${webhookCredentialName(this)} cannot be read (${(error as Error).message}), so no delivery can be verified. Select the credential holding the secret configured on the platform, or set Signature Verification to "None".`,
+			);
 			return reply(this, 500, UNREADABLE_WEBHOOK_CREDENTIAL);
 		}
 		if (!secret) {
+			logTrigger(
+				this,
+				'warn',
+				`a delivery was answered 401: the secret of the Workplace Webhook API credential ${webhookCredentialName(this)} is empty, so no delivery can be verified. Enter the secret configured for the webhook on the platform.`,
+			);
 			return reply(this, 401, 'The webhook secret of this trigger is empty; no delivery can be verified');
 		}
 		if (check === 'missing') return reply(this, 401, 'Missing X-Service-Signature header');
@@ -203,7 +219,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 				.filter((e) => e.type === 'join')
 				.map((e) => chatOf(e).groupId)
 				.filter((g): g is string => Boolean(g));
-			directChats = learnDirectChats(scope, staticData, DIRECT_CHATS_FIELD, joined).chats;
+			directChats = learnDirectChats(scope, staticData, DIRECT_CHATS_FIELD, joined);
 		}
 		candidates = selectBotEvents(delivery, selected, options, directChats);
 	}
@@ -214,7 +230,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	let fresh = candidates;
 	let release = () => {};
 	let answered = () => {};
-	let settle = async () => false;
+	let settle = async () => {};
 	const production = this.getMode() !== 'manual';
 	if (production) {
 		const claim = claimEventKeys(

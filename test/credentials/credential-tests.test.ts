@@ -210,6 +210,17 @@ describe.each([
 		expect(JSON.stringify(control.headers)).not.toContain(type === 'workplaceFormApi' ? sim.credentials.formApiKey : sim.credentials.taskJwt);
 	});
 
+	it('passes as well when the made-up credential gets 403, as the notice says', async () => {
+		// The platform refuses the real request's body, then the made-up credential with 403.
+		sim.faults.add({ method: 'POST', path, status: accepted });
+		sim.faults.add({ method: 'POST', path, status: 403 });
+		await expect(testCredential(type, data())).resolves.toEqual({
+			status: 'OK',
+			message: `Connection successful: the ${api} at ${sim.url} accepted the ${secret}. It answered HTTP ${accepted} to the test ${api.split(' ')[0]}, which is invalid on purpose, and HTTP 403 to a made-up ${secret}: nothing was created.`,
+		});
+		expect(requests()).toEqual([`POST ${path} ${accepted}`, `POST ${path} 403`]);
+	});
+
 	it('the body breaks the spec: no required field, values outside the documented types and limits', async () => {
 		await testCredential(type, data());
 		const body = sim.log.all()[0].body as Record<string, unknown>;

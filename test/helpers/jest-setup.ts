@@ -1,29 +1,24 @@
 /**
- * Every test starts as in a freshly started n8n process: no bot token and no trigger memory held
- * from an earlier test (both are kept process-wide by the nodes, see nodes/shared/transport/token.ts and
- * nodes/WorkplaceTrigger/dedupe.ts). The same module instances the nodes use are reset: n8n-core's
- * loader requires them from dist/ through this test file's module registry.
+ * Every test starts as in a freshly started n8n process: no bot token, trigger memory or signing
+ * secret held from an earlier test (the nodes keep them process-wide, see
+ * nodes/shared/processMemory.ts). The same module instance the nodes use is reset, through the
+ * package's one test entry: n8n-core's loader requires it from dist/ through this test file's
+ * module registry.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import { findPackageRoot } from './engine-types';
 
-interface ProcessState {
-	resetSharedTokens?: () => void;
-	resetEventKeyCache?: () => void;
+interface ProcessMemory {
+	forgetProcessMemoryForTests?: () => void;
 }
 
-function distModule(relative: string): ProcessState {
-	const file = path.join(findPackageRoot(), 'dist', relative);
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return fs.existsSync(file) ? (require(file) as ProcessState) : {};
-}
-
-/** Forgets the bot tokens and trigger memory this process holds, as a restart of n8n would. */
+/** Forgets what the nodes hold in this process (bot tokens, trigger memory, secrets), as a restart of n8n would. */
 export function resetProcessState(): void {
-	distModule('nodes/shared/transport/token.js').resetSharedTokens?.();
-	distModule('nodes/WorkplaceTrigger/dedupe.js').resetEventKeyCache?.();
+	const file = path.join(findPackageRoot(), 'dist', 'nodes', 'shared', 'processMemory.js');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	if (fs.existsSync(file)) (require(file) as ProcessMemory).forgetProcessMemoryForTests?.();
 }
 
 if (typeof beforeEach === 'function') beforeEach(resetProcessState);

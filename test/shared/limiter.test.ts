@@ -34,20 +34,32 @@ describe('AdaptiveLimiter (fake clock)', () => {
 		const limiter = new AdaptiveLimiter(6, clock);
 		expect(limiter.concurrency).toBe(Math.min(6, START_CONCURRENCY));
 		let granted = 0;
-		const permits = Array.from({ length: 10 }, () => limiter.acquire().then((p) => (granted++, p)));
+		let inFlight = 0;
+		let maxInFlight = 0;
+		const permits = Array.from({ length: 10 }, () =>
+			limiter.acquire().then((p) => {
+				granted++;
+				maxInFlight = Math.max(maxInFlight, ++inFlight);
+				return p;
+			}),
+		);
+		const release = async (i: number) => {
+			limiter.release(await permits[i], 'answered');
+			inFlight--;
+		};
 		await flush();
 		expect(granted).toBe(START_CONCURRENCY);
 		// one answer frees one slot and adds one: two more calls may go
-		limiter.release(await permits[0], 'answered');
+		await release(0);
 		await flush();
 		expect(granted).toBe(START_CONCURRENCY + 2);
 		for (let i = 1; i < 10; i++) {
-			if (i < granted) limiter.release(await permits[i], 'answered');
+			if (i < granted) await release(i);
 			await flush();
 		}
 		expect(granted).toBe(10);
 		expect(limiter.concurrency).toBe(6);
-		expect(limiter.stats.maxInFlight).toBeLessThanOrEqual(6);
+		expect(maxInFlight).toBeLessThanOrEqual(6);
 		expect(limiter.rate()).toBeUndefined();
 	});
 
@@ -61,8 +73,7 @@ describe('AdaptiveLimiter (fake clock)', () => {
 		limiter.release(a, 'throttled');
 		// the ten answered calls of the last second
 		expect(limiter.rate()).toBe(10);
-		limiter.release(b, 'throttled'); // left before the cut: no second cut
-		expect(limiter.stats.cuts).toBe(1);
+		limiter.release(b, 'throttled'); // left before the cut: no second cut (which would lower the rate)
 		expect(limiter.rate()).toBe(10);
 
 		// paced: calls leave one per 100 ms
@@ -78,7 +89,6 @@ describe('AdaptiveLimiter (fake clock)', () => {
 		await clock.advance(5000); // past two round trips since the cut
 		const c = await limiter.acquire();
 		limiter.release(c, 'connectionError');
-		expect(limiter.stats.connectionErrors).toBe(1);
 		expect(limiter.concurrency).toBe(Math.floor(before / 2));
 	});
 });

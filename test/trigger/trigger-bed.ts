@@ -25,6 +25,8 @@
 import 'reflect-metadata';
 import '../helpers/engine-env';
 
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
 	IDataObject,
@@ -162,7 +164,17 @@ export function modelIsolateEngine(on: boolean): void {
 }
 
 /** One saved workflow holding a Workplace Trigger, receiving deliveries. */
+/** A line the node wrote to n8n's log through its context's `logger`. */
+export interface LogLine {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+	metadata?: unknown;
+}
+
 export class TriggerBed {
+	/** The lines the node logged during this bed's deliveries, in order. */
+	readonly logs: LogLine[] = [];
+
 	readonly workflowId: string;
 
 	readonly nodeId: string;
@@ -191,8 +203,6 @@ export class TriggerBed {
 		this.nodeId = options.nodeId ?? randomUUID();
 		this.storedStaticData = options.staticData === undefined ? undefined : deepCopy(options.staticData);
 		this.credentialStore = new CredentialStore(options.credentials ?? {});
-		// Every bed's credential has the same id: a secret held for an earlier bed must not be reused.
-		secretModule().resetSigningSecrets();
 		this.node = {
 			id: this.nodeId,
 			name: 'Workplace Trigger',
@@ -205,9 +215,24 @@ export class TriggerBed {
 		const types = this.credentialStore.types();
 		if (types.length) {
 			this.node.credentials = Object.fromEntries(
-				types.map((type) => [type, { id: credentialIdFor(type), name: `${type} (trigger test)` }]),
+				// An id of its own: the trigger holds a secret per credential id, and one held for an
+				// earlier bed must not be reused.
+				types.map((type) => [type, { id: `${credentialIdFor(type)}-${this.nodeId}`, name: `${type} (trigger test)` }]),
 			);
 		}
+	}
+
+	/** n8n's Logger (silent unless a test turns it up), as a node context hands it out, recording the node's lines in `logs`. */
+	private recordingLogger(): Logger {
+		const logger = Container.get(Logger);
+		const recording = Object.create(logger) as Logger;
+		for (const level of ['error', 'warn', 'info', 'debug'] as const) {
+			recording[level] = (message: string, metadata?: Parameters<Logger['info']>[1]) => {
+				this.logs.push({ level, message, metadata });
+				logger[level](message, metadata);
+			};
+		}
+		return recording;
 	}
 
 	static async init(): Promise<void> {
@@ -322,6 +347,7 @@ export class TriggerBed {
 			webhookId: this.node.webhookId,
 		};
 		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
+		Object.defineProperty(context, 'logger', { value: this.recordingLogger() });
 
 		let result: IWebhookResponseData | undefined;
 		let error: Error | undefined;
@@ -392,19 +418,9 @@ export class TriggerBed {
 	}
 }
 
-/** The dist module of the trigger's process-wide duplicate cache (same instance the node uses). */
-/** The trigger's signing-secret reuse (dist/), to forget held secrets. */
-export function secretModule(): { resetSigningSecrets(): void; SECRET_REUSE_MS: number } {
+/** How long the trigger reuses a signing secret it read (dist/, the module the node uses). */
+export function secretReuseMs(): number {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'secret.js')) as {
-		resetSigningSecrets(): void;
-		SECRET_REUSE_MS: number;
-	};
-}
-
-export function dedupeModule(): { resetEventKeyCache(): void } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'dedupe.js')) as {
-		resetEventKeyCache(): void;
-	};
+	return (require(path.join(findPackageRoot(), 'dist', 'nodes', 'WorkplaceTrigger', 'secret.js')) as { SECRET_REUSE_MS: number })
+		.SECRET_REUSE_MS;
 }

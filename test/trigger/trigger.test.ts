@@ -17,7 +17,8 @@ import {
 } from '../../simulator';
 import { readBinary } from '../helpers/engine';
 import { useSimulator } from '../helpers/simulator';
-import { TriggerBed, dedupeModule, secretModule, type DeliveryOutcome } from './trigger-bed';
+import { resetProcessState } from '../helpers/jest-setup';
+import { TriggerBed, secretReuseMs, type DeliveryOutcome } from './trigger-bed';
 
 const SECRET = 'trigger-test-secret';
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -42,6 +43,11 @@ function savedEventKeys(bed: TriggerBed): string[] {
 
 function unsignedBed(parameters: IDataObject = {}, extra: Partial<ConstructorParameters<typeof TriggerBed>[0]> = {}) {
 	return new TriggerBed({ parameters: { verification: 'none', events: ALL_EVENTS, ...parameters }, ...extra });
+}
+
+/** How the trigger starts each line it writes to n8n's log: the node and the workflow (n8n's console shows the message alone). */
+function logged(bed: TriggerBed, message: string): string {
+	return `Workplace Trigger "Workplace Trigger" of workflow "trigger test" (ID ${bed.workflowId}): ${message}`;
 }
 
 function bot(...events: object[]): string {
@@ -145,13 +151,30 @@ describe('signature', () => {
 		expectNoRun(outcome, 401);
 	});
 
-	test('an empty secret refuses every delivery', async () => {
+	test('an empty secret refuses every delivery, and says so in n8n\'s log', async () => {
 		const bed = signedBed({}, { credentials: { workplaceWebhookApi: { secret: '' } } });
 		const outcome = await bed.deliver({
 			rawBody: raw,
 			headers: { ...JSON_HEADERS, 'x-service-signature': createHmac('sha256', '').update(raw).digest('hex') },
 		});
 		expectNoRun(outcome, 401);
+		expect(bed.logs).toEqual([
+			{
+				level: 'warn',
+				message: logged(
+					bed,
+					'a delivery was answered 401: the secret of the Workplace Webhook API credential "workplaceWebhookApi (trigger test)" is empty, so no delivery can be verified. Enter the secret configured for the webhook on the platform.',
+				),
+				metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+			},
+		]);
+	});
+
+	test('a wrong or missing signature is answered 401 without a line in n8n\'s log (anyone can send one)', async () => {
+		const bed = signedBed();
+		expectNoRun(await bed.deliver({ rawBody: raw, headers: JSON_HEADERS }), 401);
+		expectNoRun(await bed.deliver({ rawBody: raw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody('other', raw) } }), 401);
+		expect(bed.logs).toEqual([]);
 	});
 
 	describe('the secret is read once a second per credential', () => {
@@ -172,13 +195,25 @@ describe('signature', () => {
 			// Signed with the old secret before any delivery brought the new one: still accepted.
 			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
 			expect(reads()).toBe(1);
-			clock += secretModule().SECRET_REUSE_MS;
+			clock += secretReuseMs();
 			expectNoRun(await bed.deliver(signed(bot(messageEvent()))), 401);
 			expect(reads()).toBe(3);
 			const newRaw = bot(messageEvent());
 			const withNew = { rawBody: newRaw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody(rotated, newRaw) } };
 			expectRun(await bed.deliver(withNew), 1);
 			expect(reads()).toBe(3);
+			// n8n's log says once that the secret changed, naming neither secret.
+			expect(bed.logs).toEqual([
+				{
+					level: 'info',
+					message: logged(
+						bed,
+						'the secret of the Workplace Webhook API credential "workplaceWebhookApi (trigger test)" changed; deliveries are now verified with the new one.',
+					),
+					metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+				},
+			]);
+			expect(JSON.stringify(bed.logs)).not.toMatch(new RegExp(`${SECRET}|${rotated}`));
 		});
 
 		test('a delivery signed with a new secret is checked against a fresh read at once', async () => {
@@ -280,6 +315,14 @@ describe('no webhook credential', () => {
 		const outcome = await bed.deliver(signed(bot(messageEvent())));
 		expectNoRun(outcome, 500);
 		expect(outcome.body).toEqual({ message: expect.stringMatching(named) });
+		// The admin reads why in n8n's log, naming the workflow and the node.
+		expect(bed.logs).toEqual([
+			{
+				level: 'error',
+				message: logged(bed, `a delivery was answered 500: ${(outcome.body as { message: string }).message}`),
+				metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+			},
+		]);
 	});
 
 	test('a selected credential that cannot be read (deleted): 500 with a JSON body, no secret or internal detail', async () => {
@@ -289,6 +332,17 @@ describe('no webhook credential', () => {
 		expectNoRun(outcome, 500);
 		expect(outcome.body).toEqual({ message: expect.stringMatching(/Workplace Webhook API credential .* cannot be read/) });
 		expect(JSON.stringify(outcome.body)).not.toMatch(/Engine test bed|trigger-test-secret/);
+		// n8n's log has the reason n8n gave (here the test bed's; in n8n e.g. that the credential does not exist).
+		expect(bed.logs).toEqual([
+			{
+				level: 'error',
+				message: logged(
+					bed,
+					'a delivery was answered 500: the Workplace Webhook API credential "workplaceWebhookApi (trigger test)" cannot be read (Engine test bed: no data for credential type "workplaceWebhookApi" (pass it in runNode\'s "credentials" or "credentialStore")), so no delivery can be verified. Select the credential holding the secret configured on the platform, or set Signature Verification to "None".',
+				),
+				metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+			},
+		]);
 	});
 });
 
@@ -470,7 +524,7 @@ describe('options: filters', () => {
 			// Both simultaneous joins reached the saved copy (the first save is healed by a later delivery at the latest).
 			const stored = bed.nodeStaticData().directChatGroupIds as string[];
 			expect(stored).toEqual(expect.arrayContaining(['A', 'B', 'C', 'D', 'E'].map(chat)));
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed({ events: ['message', 'join'], options: { directChatsOnly: true } }, {
 				n8nFlow,
 				workflowId: bed.workflowId,
@@ -538,7 +592,7 @@ describe('duplicates', () => {
 		// Group commit: deliveries that settle while a later one follows leave their keys to its write.
 		expect(bed.staticDataSaves).toBeLessThan(5);
 		expect(bed.staticDataSaves).toBeGreaterThanOrEqual(1);
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 		for (const raw of raws) expectNoRun(await restarted.deliver(signed(raw)), 200);
 	});
@@ -556,7 +610,7 @@ describe('duplicates', () => {
 			for (const raw of raws) expectNoRun(await bed.deliver(signed(raw)), 200);
 			// A duplicate changes nothing, so nothing is written.
 			expect(bed.staticDataSaves).toBe(20);
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed({}, { n8nFlow, workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			for (const raw of raws) expectNoRun(await restarted.deliver(signed(raw)), 200);
 		});
@@ -574,7 +628,7 @@ describe('duplicates', () => {
 			expect(savedEventKeys(bed)).toHaveLength(1);
 			expectNoRun(await bed.deliver(signed(second)), 200);
 			expect(savedEventKeys(bed)).toHaveLength(2);
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			expectNoRun(await restarted.deliver(signed(first)), 200);
 			expectNoRun(await restarted.deliver(signed(second)), 200);
@@ -619,7 +673,7 @@ describe('duplicates', () => {
 			expectRun(await bed.deliver(signed(bot(event(501)))), 1);
 			expect(bed.staticDataSaves).toBe(2);
 			expect(savedEventKeys(bed)).toHaveLength(501);
-			dedupeModule().resetEventKeyCache();
+			resetProcessState();
 			const restarted = signedBed(BATCHED, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			expectNoRun(await restarted.deliver(signed(bot(event(500)))), 200);
 			// Received after the last save: not known after a restart (README, Signatures and duplicates).
@@ -631,7 +685,7 @@ describe('duplicates', () => {
 		const bed = signedBed();
 		const raw = bot(messageEvent());
 		expectRun(await bed.deliver(signed(raw)), 1);
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		const restarted = signedBed({}, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 		expectNoRun(await restarted.deliver(signed(raw)), 200);
 	});
@@ -643,7 +697,7 @@ describe('duplicates', () => {
 		const many = Array.from({ length: 1000 }, (_, i) => messageEvent({ messageId: `m-${i}` }));
 		expectRun(await bed.deliver(signed(bot(...many))), 1000);
 		expect(savedEventKeys(bed)).toHaveLength(1000);
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		expectRun(await bed.deliver(signed(first)), 1);
 		expectNoRun(await bed.deliver(signed(bot(many[999]))), 200);
 	});
@@ -655,7 +709,7 @@ describe('duplicates', () => {
 		const stored = bed.nodeStaticData().recentEventKeys as string;
 		expect(stored.length).toBeLessThan(20_000);
 		expect(stored).not.toContain('64f0d');
-		dedupeModule().resetEventKeyCache();
+		resetProcessState();
 		const earlier = signedBed({}, {
 			workflowId: bed.workflowId,
 			nodeId: bed.nodeId,
@@ -757,6 +811,16 @@ describe('download images', () => {
 		expect(savedEventKeys(bed)).toHaveLength(0);
 		const again = await bed.deliver(signed(raw));
 		expect(again.status).toBe(500);
+		// Each failed download is a warning in n8n's log, with the platform's reason.
+		const line = {
+			level: 'warn',
+			message: logged(
+				bed,
+				`a delivery was answered 500 and started no run (a redelivery of the event runs) because the picture of a message event could not be downloaded: ${(outcome.error as Error).message.replace('Could not download the picture of a message event: ', '')}`,
+			),
+			metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+		};
+		expect(bed.logs).toEqual([line, line]);
 	});
 
 	test('a picture that stalls past "Image Download Timeout": a redelivery meanwhile gets 503, the first attempt fails without a run, a later redelivery runs once with the picture', async () => {

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { requireResourceId } from '../../shared/validation';
+import { requireId } from '../../shared/validation';
 
 /**
  * The router's conversations of the knowledge operations (see router.ts): items in one go one
@@ -9,7 +9,7 @@ import { requireResourceId } from '../../shared/validation';
 
 /** Items that change one knowledge base or its files: in item order. */
 export function knowledgeBaseConversationKey(this: IExecuteFunctions, itemIndex: number): string {
-	return `knowledgeBase:${requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base')}`;
+	return `knowledgeBase:${requireId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base')}`;
 }
 
 /**

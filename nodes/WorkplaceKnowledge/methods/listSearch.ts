@@ -1,30 +1,31 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { listSearchItems } from '../../shared/listSearch';
 import { apiPath } from '../../shared/transport/apiPath';
-import { knowledgeRequest } from '../transport';
-import type { ListEnvelope } from '../../shared/transport';
+import type { PageCursor } from '../../shared/transport';
+import { FIRST_PAGE } from '../../shared/transport';
+import { knowledgeListPage } from '../transport';
 
 const PAGE_SIZE = 50;
 
-/** One page of a list endpoint, filtered by name on our side (the API has no search parameter). */
+/** The picker's pagination token: the next page and how many records came before it ("2:50"). */
+function cursorOf(paginationToken: string | undefined): PageCursor {
+	const match = /^(\d+):(\d+)$/.exec(paginationToken ?? '');
+	return match && Number(match[1]) >= 1 ? { page: Number(match[1]), read: Number(match[2]) } : FIRST_PAGE;
+}
+
+/**
+ * One page of a list endpoint, filtered by name on our side (the API has no search parameter);
+ * the next page is decided as Get Many decides it (requestPage in nodes/shared/transport/pagination.ts).
+ */
 async function searchPage(
 	ctx: ILoadOptionsFunctions,
 	path: string,
 	filter: string | undefined,
 	paginationToken: string | undefined,
 ): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken ?? 1) || 1;
-	const { body } = await knowledgeRequest<ListEnvelope<IDataObject>>(ctx, {
-		method: 'GET',
-		path,
-		qs: { page, pageSize: PAGE_SIZE },
-	});
-	const records = Array.isArray(body?.data) ? body.data : [];
-	const results = listSearchItems(records, filter);
-	const seen = (page - 1) * PAGE_SIZE + records.length;
-	const more = records.length === PAGE_SIZE && (typeof body?.total !== 'number' || seen < body.total);
-	return { results, paginationToken: more ? String(page + 1) : undefined };
+	const { records, next } = await knowledgeListPage(ctx, path, cursorOf(paginationToken), PAGE_SIZE);
+	return { results: listSearchItems(records, filter), paginationToken: next ? `${next.page}:${next.read}` : undefined };
 }
 
 export async function searchKnowledgeBases(

@@ -7,9 +7,8 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { BOT_ACCOUNT_FIELDS } from '../../../credentials/WorkplaceBotOAuth2Api.credentials';
-
 import { apiPath } from './apiPath';
+import { BOT_TOKEN } from './botToken';
 import { nameForContentType, responseToBinary } from '../binary';
 import { runBotCredentialTest } from '../credentialTests/botTest';
 import type { ApiDefinition } from './index';
@@ -23,7 +22,7 @@ export const BOT_API: ApiDefinition = {
 		'the bot\'s OAuth client lacks a scope the call needs (tokens are requested with the scope "bot profile"; user lookups need "bot")',
 	]),
 	// One token per process and bot account, fetched by n8n through the credential's preAuthentication.
-	expirableToken: { property: 'accessToken', identityFields: BOT_ACCOUNT_FIELDS },
+	expirableToken: BOT_TOKEN,
 };
 
 /** One call to the bot API, used by Workplace Bot and Workplace Trigger. */

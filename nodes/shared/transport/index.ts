@@ -19,8 +19,8 @@ import type { ExpirableToken } from './token';
  * list pages, apiPath.ts encodes IDs into paths, botApi.ts is the bot API's entry.
  */
 export { workplaceRequest } from './request';
-export { requestAllPages } from './pagination';
-export type { ListEnvelope } from './pagination';
+export { FIRST_PAGE, requestAllPages, requestPage } from './pagination';
+export type { PageCursor } from './pagination';
 export { DEFAULT_RETRY_POLICY, getRetryPolicy, parseRetryAfter } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
 

@@ -34,14 +34,6 @@ export interface Permit {
 	readonly departedAt: number;
 }
 
-export interface LimiterStats {
-	calls: number;
-	throttled: number;
-	connectionErrors: number;
-	cuts: number;
-	maxInFlight: number;
-}
-
 export interface LimiterClock {
 	now(): number;
 	sleep(ms: number): Promise<void>;
@@ -74,8 +66,6 @@ export class AdaptiveLimiter {
 	/** Calls answered since the last cut. */
 	private answeredSinceCut = 0;
 
-	readonly stats: LimiterStats = { calls: 0, throttled: 0, connectionErrors: 0, cuts: 0, maxInFlight: 0 };
-
 	constructor(
 		maxConcurrency: number,
 		private readonly clock: LimiterClock = realClock,
@@ -106,14 +96,12 @@ export class AdaptiveLimiter {
 		if (this.inFlight < this.concurrency && this.waitingForSlot.length === 0) this.inFlight++;
 		// else the slot is handed over (and counted) by the call that frees it
 		else await new Promise<void>((resolve) => this.waitingForSlot.push(resolve));
-		this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
 		if (this.pace) {
 			await new Promise<void>((resolve) => {
 				this.waitingForDeparture.push(resolve);
 				void this.runPacer();
 			});
 		}
-		this.stats.calls++;
 		const departedAt = this.clock.now();
 		remember(this.departedAt, departedAt);
 		return { epoch: this.epoch, departedAt };
@@ -130,14 +118,10 @@ export class AdaptiveLimiter {
 			this.answeredSinceCut++;
 			this.limit = Math.min(this.maxConcurrency, this.limit + 1);
 		} else if (outcome === 'throttled') {
-			this.stats.throttled++;
 			if (fresh) this.cutRate(now);
-		} else {
-			this.stats.connectionErrors++;
-			if (fresh) {
-				this.limit = Math.max(1, this.limit / 2);
-				this.newEpoch(now);
-			}
+		} else if (fresh) {
+			this.limit = Math.max(1, this.limit / 2);
+			this.newEpoch(now);
 		}
 		this.inFlight--;
 		while (this.waitingForSlot.length && this.inFlight < this.concurrency) {
@@ -150,7 +134,6 @@ export class AdaptiveLimiter {
 		this.epoch++;
 		this.answeredSinceCut = 0;
 		this.lastCutAt = now;
-		this.stats.cuts++;
 	}
 
 	/** Calls per second over the last `ms`. */

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
+import { processMap } from '../processMemory';
 import { DEFAULT_TIMEOUT_MS } from './timeLimit';
 
 /**
@@ -75,7 +76,7 @@ class SharedToken {
 	}
 }
 
-const tokens = new Map<string, SharedToken>();
+const tokens = processMap<string, SharedToken>();
 const MAX_TOKENS = 200;
 
 function identityOf(credentials: ICredentialDataDecryptedObject, fields: string[]): string {
@@ -89,7 +90,7 @@ export interface TokenRequestFailure {
 	retryAfter?: unknown;
 }
 
-const failures = new Map<string, TokenRequestFailure>();
+const failures = processMap<string, TokenRequestFailure>();
 
 /**
  * What the token request (the credential's preAuthentication) must know of the call that fetches
@@ -103,7 +104,7 @@ export interface TokenRequestWatch {
 	ended(token?: string): void;
 }
 
-const tokenRequestWatches = new Map<string, Set<TokenRequestWatch>>();
+const tokenRequestWatches = processMap<string, Set<TokenRequestWatch>>();
 
 /** Registers a call that fetches the account's token; returns its removal. */
 export function watchTokenRequests(
@@ -177,11 +178,4 @@ export function sharedTokenFor(
 		if (typeof stored === 'string') token.value = stored;
 	}
 	return token;
-}
-
-/** For tests: forget every token held in this process (as after a restart). */
-export function resetSharedTokens(): void {
-	tokens.clear();
-	failures.clear();
-	tokenRequestWatches.clear();
 }

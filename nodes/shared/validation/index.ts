@@ -15,7 +15,7 @@
  *   The error reads `Item 0: "Approval Stages > Tier" (stage 2 of 3) must be ..., got 101 (and
  *   1 more problem)`: one counting convention everywhere, the item index from 0 as n8n counts
  *   items, positions in a list in words from 1 with the total, field parts joined by " > ".
- * - Single parameters: requireString, requireId, requireResourceId, requireInteger and
+ * - Single parameters: requireString, requireId, requireInteger and
  *   parseJsonObject read and check one value and throw at once; invalidInput(ctx, itemIndex,
  *   field, rule, value) is the same error for one problem of a field named in the UI's words.
  * - Small helpers: describeValue, describeKind, charLength, isPlainObject, isBlank (trims),

@@ -24,7 +24,11 @@ export function requireString(
 	return text;
 }
 
-/** An ID from a text parameter or a resource locator (From List / By ID), trimmed and checked. */
+/**
+ * An ID from a text parameter or a resource locator (From List / By ID), trimmed and checked,
+ * returned plain: a request path is built with apiPath (nodes/shared/transport/apiPath.ts), the one
+ * place IDs are encoded.
+ */
 export function requireId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -41,19 +45,6 @@ export function requireId(
 		throw invalidInput(ctx, itemIndex, field, 'must be an ID without spaces, "/", "?" or "#"', value);
 	}
 	return id;
-}
-
-/**
- * The ID of the resource a request path names: checked as requireId, returned plain; the
- * path is built with apiPath (nodes/shared/transport/apiPath.ts), the one place IDs are encoded.
- */
-export function requireResourceId(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	field: string,
-): string {
-	return requireId(ctx, itemIndex, parameter, field);
 }
 
 /** "Additional Fields (JSON)": a JSON object given as text or as an object from an expression. */

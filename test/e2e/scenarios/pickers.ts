@@ -129,25 +129,26 @@ async function runSearches(ctx: ScenarioContext, srv: TriggerServer): Promise<Ou
 		requests: [page(1)],
 	});
 
-	// 63 bases: the list comes in pages of 50, the editor asks for the next with the token.
+	// 63 bases: the list comes in pages of 50, the editor asks for the next with the token (the next
+	// page and the records read before it).
 	const added = Array.from({ length: 60 }, (_, n) => state.addKnowledgeBase({ name: `Base ${n}` }));
 	const all = [...kbs(handbook, faq, empty), ...added.map((b) => ({ name: b.name, value: b.id }))];
 	await search('knowledge bases: 63 bases, first page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase }, {
 		results: all.slice(0, 50),
-		paginationToken: '2',
+		paginationToken: '2:50',
 		requests: [page(1)],
 	});
-	await search('knowledge bases: 63 bases, scrolled to the second page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, paginationToken: '2' }, {
+	await search('knowledge bases: 63 bases, scrolled to the second page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, paginationToken: '2:50' }, {
 		results: all.slice(50),
 		requests: [page(2)],
 	});
 	const base5 = all.filter((b) => b.name.toLowerCase().includes('base 5'));
 	await search('knowledge bases: search "base 5", first page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'base 5' }, {
 		results: base5.filter((b) => all.indexOf(b) < 50),
-		paginationToken: '2',
+		paginationToken: '2:50',
 		requests: [page(1)],
 	});
-	await search('knowledge bases: search "base 5", second page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'base 5', paginationToken: '2' }, {
+	await search('knowledge bases: search "base 5", second page', { method: 'searchKnowledgeBases', path: KB, parameters: getBase, filter: 'base 5', paginationToken: '2:50' }, {
 		results: base5.filter((b) => all.indexOf(b) >= 50),
 		requests: [page(2)],
 	});

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
-import { requireResourceId, requireString } from '../../../shared/validation';
+import { requireId, requireString } from '../../../shared/validation';
 import { groupIdField } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
@@ -23,7 +23,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireResourceId(this, itemIndex, 'groupId', 'Group ID');
+	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
 	const name = requireString(this, itemIndex, 'topicName', 'Topic Name');
 	const { body } = await botRequest(
 		this,

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
-import { requireResourceId } from '../../../shared/validation';
+import { requireId } from '../../../shared/validation';
 import { groupIdField, userFields } from '../common.descriptions';
 import { readUser, resolveUser } from '../users';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
@@ -14,7 +14,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gid = requireResourceId(this, itemIndex, 'groupId', 'Group ID');
+	const gid = requireId(this, itemIndex, 'groupId', 'Group ID');
 	const uid = await resolveUser(this, itemIndex, readUser(this, itemIndex));
 	const { body } = await botRequest(
 		this,

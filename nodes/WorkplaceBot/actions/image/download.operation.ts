@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/transport/botApi';
 import { outputBinaryField, requiredTextField } from '../../../shared/descriptions/fields';
-import { invalidInput, requireResourceId, requireString } from '../../../shared/validation';
+import { invalidInput, requireId, requireString } from '../../../shared/validation';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['image'], operation: ['download'] } },
@@ -35,7 +35,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const pictureId = requireResourceId(this, itemIndex, 'pictureId', 'Picture ID');
+	const pictureId = requireId(this, itemIndex, 'pictureId', 'Picture ID');
 	const size = this.getNodeParameter('size', itemIndex, 'medium') as string;
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
 	const fileName = this.getNodeParameter('fileName', itemIndex, '') as unknown;

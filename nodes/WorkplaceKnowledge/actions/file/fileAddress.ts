@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/transport/apiPath';
-import { requireResourceId } from '../../../shared/validation';
+import { requireId } from '../../../shared/validation';
 
 /** The file an item works on: its knowledge base, its ID and its path on the platform. */
 export interface FileAddress {
@@ -13,7 +13,7 @@ export interface FileAddress {
 
 /** Reads the Knowledge Base and File pickers of one item. */
 export function readFileAddress(ctx: IExecuteFunctions, itemIndex: number): FileAddress {
-	const knowledgeBaseId = requireResourceId(ctx, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	const fileId = requireResourceId(ctx, itemIndex, 'fileId', 'File');
+	const knowledgeBaseId = requireId(ctx, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	const fileId = requireId(ctx, itemIndex, 'fileId', 'File');
 	return { knowledgeBaseId, fileId, path: apiPath`/knowledge/${knowledgeBaseId}/files/${fileId}` };
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/transport/apiPath';
-import { requireResourceId } from '../../../shared/validation';
+import { requireId } from '../../../shared/validation';
 import { uploadFileRequest } from './uploadFileRequest';
 import { binaryPropertyInput, knowledgeBaseLocator, uploadOptions } from '../common.descriptions';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
@@ -15,7 +15,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const knowledgeBaseId = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	const knowledgeBaseId = requireId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	return await uploadFileRequest(this, itemIndex, 'POST', apiPath`/knowledge/${knowledgeBaseId}/files`);
 }
 

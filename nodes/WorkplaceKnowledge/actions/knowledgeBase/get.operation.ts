@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/transport/apiPath';
-import { requireResourceId } from '../../../shared/validation';
+import { requireId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
@@ -13,7 +13,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const id = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	const id = requireId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	const { body } = await knowledgeRequest(this, { method: 'GET', path: apiPath`/knowledge/${id}` }, itemIndex);
 	return body;
 }

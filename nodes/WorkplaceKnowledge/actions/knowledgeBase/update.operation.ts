@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/transport/apiPath';
 import { collectionOf } from '../../../shared/descriptions/fields';
-import { invalidInput, parseJsonObject, requireResourceId } from '../../../shared/validation';
+import { invalidInput, parseJsonObject, requireId } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { knowledgeAdditionalJson, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
@@ -28,7 +28,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const id = requireResourceId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
+	const id = requireId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = parseJsonObject(
 		this,

@@ -12,6 +12,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { timingSafeEqual } from 'crypto';
 
+import { processMap } from '../../../../shared/processMemory';
 import type { ResponseType } from './body';
 import { NONCE_PARAM } from './body';
 import { DEFAULT_LABELS } from './description';
@@ -31,7 +32,7 @@ export function isPreviewAgent(userAgent: string): boolean {
 }
 
 const MAX_CLAIMS = 10_000;
-const answered = new Map<string, number>();
+const answered = processMap<string, number>();
 
 /** Whether the answer of one message (execution, node, nonce) was recorded in this process. */
 function isAnswered(key: string): boolean {
