@@ -16,7 +16,7 @@
  * 3. Workplace Trigger through nginx (one webhook process per trigger URL): the e2e "trigger
  *    memory" phases (Direct Chats Only, redeliveries, simultaneous pairs, a restart of both
  *    webhook processes); then redeliveries straight to each webhook process (0 runs), and what
- *    happens to simultaneous pairs that bypass the routing (measured, the README's limit).
+ *    happens to simultaneous pairs that bypass the routing (measured, the limit docs/queue-mode.md states).
  * 4. Send and wait: Webhook -> Workplace Bot Send and Wait (approval) -> next node. The Approve
  *    link the platform got, opened through nginx (which sends every /webhook-waiting/ URL of one
  *    execution to the same webhook process): answered once, the next node gets
@@ -290,7 +290,7 @@ async function triggerPhases(cluster: QueueCluster, sim: Simulator, lines: strin
 	assert.equal(first, 100, 'runs of 100 events through nginx');
 	for (const [i, n] of again.entries()) assert.equal(n, 0, `redeliveries straight to webhook process ${i + 1}`);
 
-	// Not routed: each event to both processes at the same moment (the limit the README states).
+	// Not routed: each event to both processes at the same moment (the limit docs/queue-mode.md states).
 	const unrouted = Array.from({ length: 30 }, (_, i) => messageEvent({ messageId: `queue-unrouted-${i}` }));
 	await pool(5, unrouted.map((e) => () => Promise.all(direct.map((url) => send(url, e)))));
 	const unroutedRuns = await runsSince();

@@ -270,7 +270,7 @@ async function createTopic(ctx: Ctx): Promise<void> {
 }
 
 /**
- * GET /bot/v1/groups/{gid}/topics: not in the spec (chosen, see README Assumptions), answers
+ * GET /bot/v1/groups/{gid}/topics: not in the spec (chosen, see docs/assumptions.md), answers
  * `{topics: [{_id, name, gid}]}` in creation order; a direct chat has none.
  */
 async function listTopics(ctx: Ctx): Promise<void> {

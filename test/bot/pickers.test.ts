@@ -1,7 +1,7 @@
 /**
  * Workplace Bot's "Thread" picker (Message > Send to Thread): the listSearch method
  * run through n8n-core's LoadOptionsContext against the simulator's topic list
- * (GET /bot/v1/groups/{gid}/topics, a chosen endpoint: README Assumptions).
+ * (GET /bot/v1/groups/{gid}/topics, a chosen endpoint: docs/assumptions.md).
  */
 import type { NodeApiError } from 'n8n-workflow';
 

@@ -676,7 +676,7 @@ describe('duplicates', () => {
 			resetProcessState();
 			const restarted = signedBed(BATCHED, { workflowId: bed.workflowId, nodeId: bed.nodeId, staticData: bed.storedStaticData });
 			expectNoRun(await restarted.deliver(signed(bot(event(500)))), 200);
-			// Received after the last save: not known after a restart (README, Signatures and duplicates).
+			// Received after the last save: not known after a restart (docs/nodes/workplace-trigger.md, Signatures and duplicates).
 			expectRun(await restarted.deliver(signed(bot(event(501)))), 1);
 		});
 	});

@@ -4,7 +4,7 @@ import { requireString } from '../../shared/validation';
 
 /**
  * The v1 `file` string: the URL or reference given as text, or an n8n binary as a base64 data URI
- * (the spec does not say what the string holds; see README, Assumptions).
+ * (the spec does not say what the string holds; see docs/assumptions.md).
  */
 export async function fileUrlOrDataUri(ctx: IExecuteFunctions, itemIndex: number, field: string): Promise<string> {
 	const source = ctx.getNodeParameter('fileSource', itemIndex, 'url') as string;

@@ -68,7 +68,7 @@ function idsOf(users: IDataObject[]): string {
 }
 
 /**
- * The one user a username names (README, Assumptions): the users found whose username equals it
+ * The one user a username names (docs/assumptions.md): the users found whose username equals it
  * ignoring case, deleted ones left out; of several, the one whose username has the same case.
  */
 function pickUser(ctx: IExecuteFunctions, itemIndex: number, username: string, users: IDataObject[]): string {

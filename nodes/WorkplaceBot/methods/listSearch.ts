@@ -9,8 +9,8 @@ import { botRequest } from '../../shared/transport/botApi';
 export const MAIN_CHAT: INodeListSearchItems = { name: 'Main Chat', value: '' };
 
 /**
- * Statuses of a platform that has no topic list (the spec documents none, see README
- * Assumptions): the picker then offers the main chat alone, and a topic is given By ID.
+ * Statuses of a platform that has no topic list (the spec documents none, see
+ * docs/assumptions.md): the picker then offers the main chat alone, and a topic is given By ID.
  */
 const NO_TOPIC_LIST = new Set(['404', '405', '501']);
 

@@ -36,7 +36,7 @@ export function conversationKey(this: IExecuteFunctions, itemIndex: number): str
 
 /**
  * POST /bot/v2/message/push. An empty thread is sent as `tid: ""`, as Group Message > Send Text
- * sends the main chat (the spec says so for v1 and nothing for push: README Assumptions).
+ * sends the main chat (the spec says so for v1 and nothing for push: docs/assumptions.md).
  * Output: one item `{ gid, tid, results }`, where `results` is the platform's answer, one
  * `{ status, message }` per message sent.
  */
