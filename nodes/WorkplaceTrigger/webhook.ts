@@ -249,10 +249,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			return reply(this, 503, 'The first delivery of this event is still being received; retry later');
 		}
 		if (!fresh.length) {
-			const answered = reply(this, 200, 'Already received; no run started');
+			const repeated = reply(this, 200, 'Already received; no run started');
 			// The stored copy may lack keys this process holds: it is written again.
 			await settle();
-			return answered;
+			return repeated;
 		}
 	}
 
@@ -262,10 +262,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		await attachPictures(this, fresh, items, release);
 	}
 
-	// The node answers itself, so n8n saves the static data before it starts the run: on n8n 2,
-	// an answer left to n8n comes after the run is started, and starting it re-wraps the same
-	// static data object, which clears n8n's "changed" flag, so the keys were never saved.
-	// The answer waits for the run to start (pacing.ts), except in test mode.
+	// The answer is the node's (noWebhookResponse), so n8n saves the static data before it starts
+	// the run: on n8n 2, an answer left to n8n comes after the run is started, and starting it
+	// re-wraps the same static data object, which clears n8n's "changed" flag, so the keys were
+	// never saved. Where runs cost an isolate the answer waits for the run (pacing.ts).
 	await settle();
 	const answer = () => {
 		answered();
