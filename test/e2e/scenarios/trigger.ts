@@ -47,6 +47,7 @@ interface TargetReport {
 	/** A picture held past the trigger's Image Download Timeout: attempts, the redelivery during the stall, runs. */
 	stall: {
 		statuses: number[];
+		bodies: string[];
 		duringStall: { body: string; retryAfter: unknown };
 		afterStall: string;
 		succeeded: number;
@@ -129,15 +130,6 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	};
 	const signedSend = (delivery: WebhookDelivery, opts: WebhookOptions = {}) => sendWebhook(url, delivery, { secret, ...opts });
 
-	// n8n 2 (default expression engine): the answer waits until n8n has started the run, so the
-	// execution is recorded when the answer arrives (issue 28, point 1). n8n 1: answered at once.
-	let recordedAtAnswer = -1;
-	await check('a new event: answered once n8n has started its run (n8n 2)', 200, 1, ACCEPTED, async () => {
-		const before = (await srv.server.executions({ workflowId: signedId }, 1)).count;
-		const result = await signedSend({ kind: 'bot', events: [messageEvent({ text: 'paced' })] });
-		recordedAtAnswer = (await srv.server.executions({ workflowId: signedId }, 1)).count - before;
-		return result;
-	});
 	const first = messageEvent({ text: 'hex signed ✓' });
 	const second = messageEvent({ text: 'base64 signed' });
 	await check('hex signature', 200, 1, ACCEPTED, () => signedSend({ kind: 'bot', events: [first] }, { signature: 'hex' }));
@@ -175,6 +167,20 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	await check('user created, wrong signature', 401, 0, INVALID_SIGNATURE, () =>
 		signedSend({ kind: 'user', ...userEvent('created') }, { signature: 'wrong' }),
 	);
+	// n8n 2 (default expression engine): the answer waits until n8n has started the run, so the
+	// execution is recorded when the answer arrives (issue 28, point 1). n8n 1: answered at once.
+	// After the cases above: the first run of a fresh n8n may take longer than the trigger's first
+	// wait (2 s), after which a process that has not seen a run start yet answers at once.
+	let recordedAtAnswer = -1;
+	await check('a new event: answered once n8n has started its run (n8n 2)', 200, 1, ACCEPTED, async () => {
+		// With a status filter n8n 2 counts running executions too (without one, finished ones only).
+		const recorded = async () =>
+			(await srv.server.executions({ workflowId: signedId, status: ['new', 'running', 'success', 'error'] }, 1)).count;
+		const before = await recorded();
+		const result = await signedSend({ kind: 'bot', events: [messageEvent({ text: 'paced' })] });
+		recordedAtAnswer = (await recorded()) - before;
+		return result;
+	});
 	const signedExecutions = count;
 
 	// Download Images: a message with a pictureId gets the picture through the bot API.
@@ -234,16 +240,18 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	const stallPath = '/file/image/pic-e2e-stall';
 	ctx.sim.faults?.add({ method: 'GET', path: stallPath, latencyMs: 8000, times: 1 });
 	const stalled: WebhookDelivery = { kind: 'bot', events: [messageEvent({ pictureId: 'pic-e2e-stall', fileName: 'stalled.png' })] };
-	const firstAttempt = signedSend(stalled);
+	const sendStalled = () => sendWebhook(stallUrl, stalled, { secret });
+	const firstAttempt = sendStalled();
 	await sleep(700);
-	const duringStall = await signedSend(stalled);
+	const duringStall = await sendStalled();
 	const stallFirst = await firstAttempt;
-	const afterStall = await signedSend(stalled);
+	const afterStall = await sendStalled();
 	const stallExecutions = await srv.settledExecutions(stallId);
 	const stallSucceeded = stallExecutions.filter((e) => e.status === 'success');
 	const stallRun = stallSucceeded[0] ? JSON.stringify(await srv.execution(stallSucceeded[0].id)) : undefined;
 	const stall = {
 		statuses: [stallFirst.status, duringStall.status, afterStall.status],
+		bodies: [stallFirst.body, duringStall.body, afterStall.body],
 		duringStall: { body: duringStall.body, retryAfter: duringStall.headers['retry-after'] },
 		afterStall: afterStall.body,
 		succeeded: stallSucceeded.length,
@@ -340,7 +348,7 @@ export const scenario = triggerServerScenario({
 			if (simultaneous.statuses[i] === 503) assert.equal(answer.retryAfter, '10', `${SIMULTANEOUS}: Retry-After of a 503`);
 		}
 		process.stdout.write(
-			`        stalled picture: HTTP ${report.stall.statuses.join(', ')} (first attempt, redelivery during the stall, redelivery after); executions ${report.stall.executions.join(', ')}; ${report.stall.pictureRequests} picture requests\n`,
+			`        stalled picture: HTTP ${report.stall.statuses.join(', ')} (first attempt, redelivery during the stall, redelivery after: ${report.stall.bodies.map((b) => b.slice(0, 80)).join(' | ')}); executions ${report.stall.executions.join(', ')}; ${report.stall.pictureRequests} picture requests\n`,
 		);
 		assert.deepEqual(report.stall.statuses, [500, 503, 200], 'stalled picture: the first attempt fails, the redelivery meanwhile is asked to come again, the one after runs');
 		assert.match(report.stall.duringStall.body, IN_PROGRESS, 'stalled picture: the answer during the stall');
