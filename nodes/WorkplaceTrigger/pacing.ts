@@ -7,8 +7,8 @@ import { Expression, sleep } from 'n8n-workflow';
  *
  * The trigger must leave its answer to itself (`noWebhookResponse`) so that n8n 2 saves the
  * received events before the run starts, which lets a plain answer go before the run exists; a
- * burst then queued hundreds of runs in n8n 2, each with its own expression isolate (+3.9 GiB
- * for 500 deliveries). Now webhook() hands its items to the run without answering, and the
+ * burst then queued hundreds of runs in n8n 2, each with its own expression isolate (+12.8 GiB
+ * for 2,000 deliveries, bench (c) in bench/RESULTS.md). Now webhook() hands its items to the run without answering, and the
  * answer goes when the run reaches the trigger node: n8n's engine calls the node's execute()
  * with those very items (`runStarted`).
  *
@@ -25,10 +25,10 @@ import { Expression, sleep } from 'n8n-workflow';
  */
 
 /** Longest wait for a run to start, in a process where runs start: the answer then goes anyway. */
-export const HOLD_LIMIT_MS = 10_000;
+const HOLD_LIMIT_MS = 10_000;
 
 /** Longest wait while this process has not yet seen a run of a held delivery start here. */
-export const PROBE_LIMIT_MS = 2_000;
+const PROBE_LIMIT_MS = 2_000;
 
 type RunsStart = 'unknown' | 'here' | 'elsewhere';
 

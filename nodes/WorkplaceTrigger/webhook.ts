@@ -52,7 +52,7 @@ const DEFAULT_REMEMBER_EVENTS: RememberEvents = 'everyDelivery';
  * A redelivery of an event whose first delivery is still being worked on is asked to come again
  * after this many seconds (503): its first delivery may yet fail, and then only a redelivery runs it.
  */
-export const IN_PROGRESS_RETRY_AFTER_S = 10;
+const IN_PROGRESS_RETRY_AFTER_S = 10;
 
 /** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused, 5xx when misconfigured or busy. */
 function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
