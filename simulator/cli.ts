@@ -22,6 +22,10 @@ const USAGE = `Usage: node build/simulator/cli.js [options]
                       body of every 401: interface (default, each interface's own error body),
                       plain {"error":"unauthorized","message"}, framework
                       {"statusCode":401,"error":"Unauthorized","message"}, or empty
+  --bot-webhook-url URL
+                      the bot's webhook URL: where POST /__sim/tap sends postback events (default: none)
+  --bot-webhook-secret S
+                      the bot webhook's secret; taps are signed with it (default: none, unsigned)
   --json              print one JSON line with urls and credentials instead of text
   --help`;
 
@@ -77,6 +81,12 @@ function parseArgs(argv: string[]): { opts: SimulatorOptions; json: boolean } {
 				opts.unauthorizedBody = shape;
 				break;
 			}
+			case '--bot-webhook-url':
+				opts.botWebhookUrl = next();
+				break;
+			case '--bot-webhook-secret':
+				opts.botWebhookSecret = next();
+				break;
 			case '--json':
 				json = true;
 				break;
@@ -116,7 +126,7 @@ Test credentials
               X-API-Token: ${c.formApiToken}
   task        Bearer JWT: ${c.taskJwt}
               read-only JWT (403): ${sim.state.taskReadOnlyJwt}
-  webhooks    secret: ${c.webhookSecret}
+  webhooks    secret: ${c.webhookSecret}${opts.botWebhookUrl ? `\n  bot webhook ${opts.botWebhookUrl}  (${opts.botWebhookSecret ? 'signed' : 'unsigned'}; POST /__sim/tap sends postback events there)` : ''}
 
 Seed: users alice=${SEED.users.alice._id} bob=${SEED.users.bob._id} carol=${SEED.users.carol._id}; group "${SEED.groups.project.name}"=${SEED.groups.project._id}; knowledge "${SEED.knowledge.handbook.name}"=${SEED.knowledge.handbook.id}
 Press Ctrl+C to stop.`);

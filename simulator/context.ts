@@ -18,6 +18,10 @@ export interface SimConfig {
 	allowedClientAddresses?: string[];
 	/** How 401 bodies are spelled (see errors.ts UNAUTHORIZED_BODY_SHAPES). */
 	unauthorizedBody: UnauthorizedBodyShape;
+	/** Where `tap` sends postback events (the bot's webhook URL on the platform). */
+	botWebhookUrl?: string;
+	/** The bot webhook's HMAC secret (never shown by publicConfig). */
+	botWebhookSecret?: string;
 }
 
 export interface SimCore {

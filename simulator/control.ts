@@ -6,6 +6,7 @@ import type { LlmSimulator } from './llm';
 import { parseRateLimit, type RateLimits } from './rateLimit';
 import type { RequestLog } from './log';
 import type { SimulatorState } from './state';
+import { TapError, tapRequestFromJson, TapRequest, TapResult } from './tap';
 import { BodyPace, FaultRule, InterfaceName, SimulatorCredentials } from './types';
 import { isPlainObject } from './util';
 import { sendWebhook, WebhookDelivery, WebhookOptions } from './webhook-sender';
@@ -95,6 +96,7 @@ export interface ControlledSimulator {
 	resetAll(): void;
 	configure(j: Record<string, unknown>): void;
 	publicConfig(): Record<string, unknown>;
+	tap(req: TapRequest): Promise<TapResult>;
 }
 
 /** `/__sim/llm...`: the scripted chat model's scripts, requests and API key (llm.ts). */
@@ -242,6 +244,16 @@ export async function handleControl(sim: ControlledSimulator, req: IncomingMessa
 			if (!isPlainObject(j) || typeof j.url !== 'string' || !isPlainObject(j.delivery)) return send(res, 400, { error: 'body must be {url, delivery, options?}' });
 			const r = await sendWebhook(j.url, j.delivery as WebhookDelivery, (isPlainObject(j.options) ? j.options : {}) as WebhookOptions);
 			return send(res, 200, { status: r.status, body: r.body, signature: r.signature });
+		}
+		if (route === '/tap' && m === 'POST') {
+			// a user taps a postback button of a pushed message (tap.ts): {status, body, signature, event}
+			try {
+				const r = await sim.tap(tapRequestFromJson(await readJson(req)));
+				return send(res, 200, { status: r.status, body: r.body, signature: r.signature ?? null, event: r.event });
+			} catch (e) {
+				if (e instanceof TapError) return send(res, e.status, { error: e.message });
+				throw e;
+			}
 		}
 		await drain(req);
 		return send(res, 404, { error: `unknown control route ${m} ${url.pathname}` });

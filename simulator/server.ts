@@ -20,8 +20,10 @@ import { taskRoutes } from './handlers/task';
 import { RequestLog } from './log';
 import { DEFAULT_CREDENTIALS } from './seed';
 import { SimulatorState } from './state';
+import { prepareTap, TapError, TapRequest, TapResult } from './tap';
 import { InterfaceName, SimulatorCredentials, SimulatorOptions } from './types';
 import { delay, paramsToObject } from './util';
+import { sendWebhook } from './webhook-sender';
 
 export const DEFAULT_PORT = 3900;
 export const DEFAULT_MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
@@ -47,7 +49,28 @@ export interface Simulator {
 	setLatency(ms: number): void;
 	/** every issued bot access token becomes invalid (401 on next use) */
 	expireTokens(): void;
+	/** Changes the run-time config (as `POST /__sim/config`), e.g. `{botWebhookUrl, botWebhookSecret}`; null clears those two. */
+	configure(j: Record<string, unknown>): void;
+	/** The config as `GET /__sim/state` shows it (`botWebhookSecretSet`, never the secret). */
+	publicConfig(): Record<string, unknown>;
+	/**
+	 * A user taps a postback button of a pushed bot message: one signed postback event goes to the
+	 * bot's webhook (tap.ts). Throws a TapError (`status` 404, 400 or 502) when that cannot happen.
+	 */
+	tap(req: TapRequest): Promise<TapResult>;
 	close(): Promise<void>;
+}
+
+/** An absolute http(s) URL, or a thrown Error naming the setting. */
+function checkWebhookUrl(name: string, v: string): string {
+	let u: URL;
+	try {
+		u = new URL(v);
+	} catch {
+		throw new Error(`${name} must be an absolute http(s) URL`);
+	}
+	if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`${name} must be an absolute http(s) URL`);
+	return v;
 }
 
 interface CompiledRoute extends RouteDef {
@@ -122,6 +145,7 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		if (!isUnauthorizedBodyShape(this.config.unauthorizedBody)) {
 			throw new Error(`unauthorizedBody must be one of ${UNAUTHORIZED_BODY_SHAPES.join(', ')}`);
 		}
+		this.resetBotWebhook();
 		this.latencyMs = this.initialLatency = options.latencyMs ?? 0;
 		if (options.rateLimit) this.rateLimits.set(options.rateLimit);
 		this.log = new RequestLog(options.maxLogEntries ?? 10000);
@@ -171,9 +195,19 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		this.state.expireTokens();
 	}
 
-	/** Control `POST /__sim/reset`: state reseeded, log and faults cleared, latency and rate limit back to the start values, LLM scripts dropped. */
+	/** The bot webhook URL and secret back to the start values (SimulatorOptions; none by default). */
+	private resetBotWebhook(): void {
+		this.config.botWebhookUrl = this.options.botWebhookUrl ? checkWebhookUrl('botWebhookUrl', this.options.botWebhookUrl) : undefined;
+		this.config.botWebhookSecret = this.options.botWebhookSecret || undefined;
+	}
+
+	/**
+	 * Control `POST /__sim/reset`: state reseeded, log and faults cleared, latency, rate limit and bot
+	 * webhook back to the start values, LLM scripts dropped.
+	 */
 	resetAll(): void {
 		this.state.reset();
+		this.resetBotWebhook();
 		this.faults.clear();
 		this.log.clear();
 		this.latencyMs = this.initialLatency;
@@ -186,6 +220,14 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 		if (j.unauthorizedBody !== undefined && !isUnauthorizedBodyShape(j.unauthorizedBody)) {
 			throw new Error(`unauthorizedBody must be one of ${UNAUTHORIZED_BODY_SHAPES.join(', ')}`);
 		}
+		// checked before anything changes
+		if (j.botWebhookUrl !== undefined && j.botWebhookUrl !== null && j.botWebhookUrl !== '') {
+			if (typeof j.botWebhookUrl !== 'string') throw new Error('botWebhookUrl must be a string or null');
+			checkWebhookUrl('botWebhookUrl', j.botWebhookUrl);
+		}
+		if (j.botWebhookSecret !== undefined && j.botWebhookSecret !== null && typeof j.botWebhookSecret !== 'string') throw new Error('botWebhookSecret must be a string or null');
+		if (j.botWebhookUrl !== undefined) this.config.botWebhookUrl = typeof j.botWebhookUrl === 'string' && j.botWebhookUrl ? j.botWebhookUrl : undefined;
+		if (j.botWebhookSecret !== undefined) this.config.botWebhookSecret = typeof j.botWebhookSecret === 'string' && j.botWebhookSecret ? j.botWebhookSecret : undefined;
 		if (j.allowedClientAddresses !== undefined) this.config.allowedClientAddresses = Array.isArray(j.allowedClientAddresses) ? j.allowedClientAddresses.map(String) : undefined;
 		if (typeof j.maxUploadBytes === 'number' && j.maxUploadBytes > 0) this.config.maxUploadBytes = j.maxUploadBytes;
 		if (typeof j.tokenTtlSeconds === 'number' && j.tokenTtlSeconds > 0) this.config.tokenTtlSeconds = j.tokenTtlSeconds;
@@ -195,8 +237,33 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 	}
 
 	publicConfig(): Record<string, unknown> {
-		const { credentials: _c, ...rest } = this.config;
-		return { ...rest, latencyMs: this.latencyMs, rateLimits: this.rateLimits.list(), tempDir: this.store.dir };
+		const { credentials: _c, botWebhookUrl, botWebhookSecret, ...rest } = this.config;
+		return {
+			...rest,
+			botWebhookUrl: botWebhookUrl ?? null,
+			botWebhookSecretSet: botWebhookSecret !== undefined,
+			latencyMs: this.latencyMs,
+			rateLimits: this.rateLimits.list(),
+			tempDir: this.store.dir,
+		};
+	}
+
+	async tap(req: TapRequest): Promise<TapResult> {
+		const url = req.webhookUrl ?? this.config.botWebhookUrl;
+		if (!url) throw new TapError(400, 'no bot webhook URL: configure botWebhookUrl (POST /__sim/config) or give webhookUrl');
+		try {
+			checkWebhookUrl('webhookUrl', url);
+		} catch (e) {
+			throw new TapError(400, (e as Error).message);
+		}
+		const { event } = prepareTap(this.state, req);
+		const secret = req.secret === null ? undefined : (req.secret ?? this.config.botWebhookSecret);
+		try {
+			const r = await sendWebhook(url, { kind: 'bot', events: [event] }, { ...(secret !== undefined ? { secret } : {}), ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) });
+			return { status: r.status, body: r.body, signature: r.signature, event };
+		} catch (e) {
+			throw new TapError(502, `delivery of the postback event to ${url} failed: ${(e as Error).message}`);
+		}
 	}
 
 	async close(): Promise<void> {

@@ -41,6 +41,10 @@ export interface SimulatorOptions {
 	 * or `empty` (no body).
 	 */
 	unauthorizedBody?: 'interface' | 'plain' | 'framework' | 'empty';
+	/** Extension: the bot's webhook URL, where `tap` sends postback events (default: none). */
+	botWebhookUrl?: string;
+	/** Extension: the bot webhook's secret; `tap` signs with it (default: none, unsigned). */
+	botWebhookSecret?: string;
 }
 
 /** `llm`: the scripted chat model (llm.ts), not a platform interface: never in the request log. */
