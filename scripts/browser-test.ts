@@ -13,7 +13,7 @@
  * five nodes after a reload. Then Workplace Bot's Send and Wait for Response in the same n8n: an
  * active workflow (Webhook -> Send and Wait -> After) per response type, started through its
  * webhook; chromium opens the Approve link the simulator got (the "recorded" page renders, the
- * next node gets {data: {approved: true}}) and a custom form's Respond link (the form renders,
+ * next node gets {data: {approved: true, answeredAt, via: 'link'}}) and a custom form's Respond link (the form renders,
  * screenshot send-and-wait-form.png, filled in and submitted by chromium: the "recorded" page, the
  * next node gets the answers). Screenshots go to docs/screenshots/ (the README shows them).
  *
@@ -395,7 +395,9 @@ async function sendAndWaitPages(browser: Browser, host: SendAndWaitHost, outDir:
 	};
 	const outcome = async (link: string, want: unknown) => {
 		const { status, after } = await host.outcome(executionIdOf(link));
-		check(status === 'success' && JSON.stringify(after) === JSON.stringify(want), `the execution went on: ${status}, the next node got ${JSON.stringify(after)}`);
+		// answeredAt is the time of the click: compared as "an ISO time".
+		const shown = JSON.stringify(after).replace(/"answeredAt":"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"answeredAt":"ISO"');
+		check(status === 'success' && shown === JSON.stringify(want), `the execution went on: ${status}, the next node got ${JSON.stringify(after)}`);
 	};
 	try {
 		await step('Send and Wait: Approve link opened in chromium', async () => {
@@ -406,7 +408,7 @@ async function sendAndWaitPages(browser: Browser, host: SendAndWaitHost, outDir:
 			});
 			const response = await page.goto(approve, { waitUntil: 'load' });
 			await recordedPage('Approve', response?.status());
-			await outcome(approve, [{ data: { approved: true } }]);
+			await outcome(approve, [{ data: { approved: true, answeredAt: 'ISO', via: 'link' } }]);
 		});
 
 		await step('Send and Wait: custom form page in chromium', async () => {

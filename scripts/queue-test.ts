@@ -20,7 +20,7 @@
  * 4. Send and wait: Webhook -> Workplace Bot Send and Wait (approval) -> next node. The Approve
  *    link the platform got, opened through nginx (which sends every /webhook-waiting/ URL of one
  *    execution to the same webhook process): answered once, the next node gets
- *    {data: {approved: true}}, a second click and Decline resume nothing; the main process (no
+ *    {data: {approved: true, answeredAt, via: 'link'}}, a second click and Decline resume nothing; the main process (no
  *    production webhooks) does not serve the link. Double clicks, the Approve link of a fresh
  *    waiting execution sent twice at the same moment: through nginx one resume each; straight to
  *    both webhook processes (measured, not a promise) the resumes are counted and printed.
@@ -419,7 +419,7 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	assert.equal(click.status, 200, 'the click through nginx');
 	assert.match(click.text, /was recorded/, 'the click is answered with the "recorded" page');
 	assert.equal(status, 'success', 'the execution after the click');
-	assert.deepEqual(after, [{ data: { approved: true } }], 'what the node after Send and Wait got');
+	assert.match(JSON.stringify(after), /^\[\{"data":\{"approved":true,"answeredAt":"\d{4}-\d\d-\d\dT[\d:.]+Z","via":"link"\}\}\]$/, 'what the node after Send and Wait got');
 	assert.deepEqual(afterAgain, after, 'output unchanged after the second click and Decline');
 	assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
 	assert.equal(executions, 1, 'executions of the workflow');

@@ -20,6 +20,7 @@ import { SEND_AND_WAIT_WEBHOOKS } from './actions/message/sendAndWait/descriptio
 import { sendAndWaitWebhook } from './actions/message/sendAndWait/webhook';
 import * as user from './actions/user';
 import { searchThreads } from './methods/listSearch';
+import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSecret';
 import { testBotCredential } from '../shared/transport/botApi';
 
 const resources = { directMessage, groupMessage, message, group, user, image };
@@ -38,7 +39,18 @@ export class WorkplaceBot implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'workplaceBotOAuth2Api', required: true, testedBy: 'testBotCredential' }],
+		credentials: [
+			{ name: 'workplaceBotOAuth2Api', required: true, testedBy: 'testBotCredential' },
+			{
+				// Verifies the deliveries of in-chat answers (Message > Send and Wait for Response).
+				name: 'workplaceWebhookApi',
+				required: true,
+				testedBy: 'workplaceWebhookSecretTest',
+				displayOptions: {
+					show: { resource: ['message'], operation: ['sendAndWait'], responseType: ['approval'], answerIn: ['chat'] },
+				},
+			},
+		],
 		// The resume URLs of Message > Send and Wait for Response.
 		webhooks: SEND_AND_WAIT_WEBHOOKS,
 		properties: actionNodeProperties(
@@ -83,7 +95,7 @@ export class WorkplaceBot implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { testBotCredential },
+		credentialTest: { testBotCredential, workplaceWebhookSecretTest },
 		listSearch: { searchThreads },
 	};
 

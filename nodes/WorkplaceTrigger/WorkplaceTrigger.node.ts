@@ -1,10 +1,7 @@
 import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
 	IExecuteFunctions,
 	IHookFunctions,
 	INodeExecutionData,
-	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -12,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSecret';
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
 import { runStarted } from './pacing';
@@ -27,7 +25,7 @@ export class WorkplaceTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description:
-			'Starts the workflow when the Workplace platform delivers bot events (message, join, postback) or user events (created, updated, deleted)',
+			'Starts the workflow when the Workplace platform delivers bot events (message, join, postback) or user events (created, updated, deleted), and hands taps on in-chat approval buttons to the waiting Send and Wait',
 		defaults: { name: 'Workplace Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -39,10 +37,11 @@ export class WorkplaceTrigger implements INodeType {
 				displayOptions: { show: { verification: ['secret'] } },
 			},
 			{
+				// Downloads pictures (Download Images) and posts the replies to in-chat answers of
+				// Send and Wait; a trigger for user events only needs none.
 				name: 'workplaceBotOAuth2Api',
-				required: true,
+				required: false,
 				testedBy: 'testBotCredential',
-				displayOptions: { show: { downloadImages: [true] } },
 			},
 		],
 		webhooks: [
@@ -59,26 +58,7 @@ export class WorkplaceTrigger implements INodeType {
 	methods = {
 		credentialTest: {
 			testBotCredential,
-			async workplaceWebhookSecretTest(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				const secret = credential.data?.secret;
-				if (typeof secret !== 'string' || secret === '') {
-					return { status: 'Error', message: 'Enter the secret configured for the webhook on the platform' };
-				}
-				if (secret.trim() !== secret) {
-					return {
-						status: 'Error',
-						message: 'The secret starts or ends with white space; signatures would not match',
-					};
-				}
-				return {
-					status: 'OK',
-					message:
-						'Secret saved. The platform offers no way to check it: each delivery is verified when it arrives.',
-				};
-			},
+			workplaceWebhookSecretTest,
 		},
 	};
 

@@ -14,7 +14,11 @@ const EVENT_OPTIONS = [
 	{ name: 'All Events', value: '*', description: 'Every event the platform delivers' },
 	{ name: 'Join', value: 'join', description: 'A user started a direct chat with the bot' },
 	{ name: 'Message', value: 'message', description: 'A user wrote to the bot (direct chat, group or topic)' },
-	{ name: 'Postback', value: 'postback', description: 'A user chose a postback action of a bot message' },
+	{
+		name: 'Postback',
+		value: 'postback',
+		description: 'A user chose a postback action of a bot message (taps on the in-chat buttons of Send and Wait for Response never start a run: they resume the waiting execution)',
+	},
 	{ name: 'User Created', value: 'userCreated', description: 'A user account was created' },
 	{ name: 'User Deleted', value: 'userDeleted', description: 'A user account was removed' },
 	{ name: 'User Updated', value: 'userUpdated', description: 'The status of a user account changed' },
@@ -73,7 +77,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to fetch the picture of message events carrying a pictureId through the bot API into a binary property',
+			'Whether to fetch the picture of message events carrying a pictureId through the bot API into a binary property (with the Workplace Bot credential above)',
 	},
 	{
 		displayName: 'Image Size',
@@ -119,6 +123,15 @@ export const triggerProperties: INodeProperties[] = [
 			placeholder: '64f0c0000000000000000001, 64f0c0000000000000000002',
 			description:
 				'Keep only bot events from these groups (comma-separated). User events are not affected.',
+		},
+		{
+			displayName: 'Resume Base URL',
+			name: 'resumeBaseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://n8n.example.com/webhook-waiting',
+			description:
+				"Where n8n serves waiting executions, for taps on the in-chat buttons of Send and Wait for Response. Empty: this trigger's own webhook URL with /webhook-waiting in place of its last part, which fits n8n's default endpoints. Set it when n8n's endpoints are renamed, or when n8n cannot reach its own public URL (on n8n 1.x keep the host n8n signs resume URLs with).",
 		},
 		{
 			displayName: 'Remember Received Events',

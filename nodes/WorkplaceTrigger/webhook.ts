@@ -5,9 +5,13 @@ import { downloadPicture } from '../shared/transport/botApi';
 import { handRetryPolicy } from '../shared/transport/retryPolicy';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
-import type { BotDelivery, SignatureCheck } from './delivery';
+import type { BotDelivery } from './delivery';
+import type { SignatureCheck } from '../shared/signature';
+import { checkSignature } from '../shared/signature';
 import { PICTURE_TIMEOUT_SECONDS } from './description';
 import { logTrigger, webhookCredentialName } from './log';
+import type { AnswerResult } from './answers';
+import { handleAnswer, isAnswerEvent } from './answers';
 import { answerWhenRunStarts } from './pacing';
 import {
 	hasWebhookCredential,
@@ -18,7 +22,6 @@ import {
 import {
 	botEventKey,
 	chatOf,
-	checkSignature,
 	isSelected,
 	parseDelivery,
 	splitIds,
@@ -27,9 +30,13 @@ import {
 } from './delivery';
 
 const RECENT_EVENTS_FIELD = 'recentEventKeys';
+
+const MISSING_BOT_CREDENTIAL =
+	'Download Images is on but no Workplace Bot credential is selected in the Workplace Trigger; select one, or turn Download Images off';
 const DIRECT_CHATS_FIELD = 'directChatGroupIds';
 
 interface TriggerOptions {
+	resumeBaseUrl?: string;
 	groupIds?: string;
 	topicIds?: string;
 	passEventsWithoutTopic?: boolean;
@@ -206,7 +213,24 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const staticData = this.getWorkflowStaticData('node');
 	const node = this.getNode();
 	const scope = `${this.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+	const production = this.getMode() !== 'manual';
 	let candidates: Candidate[] = [];
+
+	// In-chat answers to Send and Wait go to their waiting executions, whatever the Events and filters.
+	const answers: AnswerResult[] = [];
+	if (delivery.kind === 'bot' && delivery.events.some(isAnswerEvent)) {
+		const taps = delivery.events.filter(isAnswerEvent);
+		let fresh = taps;
+		if (production) {
+			const claim = claimEventKeys(scope, staticData, RECENT_EVENTS_FIELD, taps.map(botEventKey), options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS);
+			fresh = taps.filter((_, i) => claim.fresh[i]);
+			await claim.settle();
+			claim.answered();
+		}
+		const signature = String(headers['x-service-signature'] ?? '');
+		for (const event of fresh) answers.push(await handleAnswer(this, event, body, signature, options.resumeBaseUrl));
+		delivery.events = delivery.events.filter((event) => !isAnswerEvent(event));
+	}
 
 	if (delivery.kind === 'user') {
 		if (isSelected(selected, userEventValue(delivery.action))) {
@@ -223,7 +247,13 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		}
 		candidates = selectBotEvents(delivery, selected, options, directChats);
 	}
-	if (!candidates.length) return reply(this, 200, 'No selected event in this delivery; no run started');
+	if (!candidates.length) {
+		if (answers.length) {
+			const outcomes = answers.map((a) => a.outcome).join(', ');
+			return reply(this, 200, `In-chat answers handed to their waiting executions (${outcomes}); no run started`);
+		}
+		return reply(this, 200, 'No selected event in this delivery; no run started');
+	}
 
 	// 4. Duplicates: a redelivered event starts no second run (not in test mode, where each
 	// delivery is listened for on purpose).
@@ -231,7 +261,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	let release = () => {};
 	let answered = () => {};
 	let settle = async () => {};
-	const production = this.getMode() !== 'manual';
 	if (production) {
 		const claim = claimEventKeys(
 			scope,
@@ -259,6 +288,11 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// 5. Pictures.
 	const items: INodeExecutionData[] = fresh.map((c) => ({ json: c.json }));
 	if (this.getNodeParameter('downloadImages', false) && fresh.some((c) => c.pictureId)) {
+		if (!node.credentials?.workplaceBotOAuth2Api) {
+			release();
+			logTrigger(this, 'error', `a delivery was answered 500: ${MISSING_BOT_CREDENTIAL}`);
+			return reply(this, 500, MISSING_BOT_CREDENTIAL);
+		}
 		await attachPictures(this, fresh, items, release);
 	}
 

@@ -38,7 +38,7 @@ export function actionsOf(body: IDataObject): UriAction[] {
 /** A resume URL as n8n's getSignedResumeUrl builds it in the engine bed. */
 export function resumeUrlPattern(executionId: string, nodeId: string, query: string): RegExp {
 	const prefix = `${ENGINE_INSTANCE_BASE_URL}/webhook-waiting/${executionId}/${nodeId}?`.replace(/[.?/]/g, '\\$&');
-	return new RegExp(`^${prefix}${query}nonce=[0-9a-f]{16}&signature=[0-9a-f]{64}$`);
+	return new RegExp(`^${prefix}${query}nonce=[A-Za-z0-9_-]{8}&signature=[0-9a-f]{64}$`);
 }
 
 /** Send To: alice's direct chat. */

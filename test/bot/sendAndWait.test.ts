@@ -166,10 +166,10 @@ describe('no answer in time', () => {
 		expect(finished.data.resultData.runData[run.nodeName]).toHaveLength(1);
 	});
 
-	it('free text goes on with {data: {timedOut: true}}', async () => {
+	it('free text goes on with the input item and {data: {timedOut: true}}', async () => {
 		const run = await send(sim, { ...toAlice, message: 'Why?', responseType: 'freeText' }, [{ json: { keep: 'me' } }]);
 		const { items } = await resumeAfterTimeout(run);
-		expect(items.map((i) => i.json)).toEqual([{ data: { timedOut: true } }]);
+		expect(items.map((i) => i.json)).toEqual([{ keep: 'me', data: { timedOut: true } }]);
 		// The input node's output is left as it was.
 		expect(run.run!.data.resultData.runData['Manual Trigger'][0].data!.main[0]![0].json).toEqual({ keep: 'me' });
 	});

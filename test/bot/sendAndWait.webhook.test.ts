@@ -12,7 +12,7 @@ import { BROWSER, actionsOf, project, pushBody, resumeUrlPattern, send, toAlice,
 const sim = useSimulator();
 
 describe('the answer through the webhook', () => {
-	it('approve: resumes with {data: {approved: true}} and answers with a page', async () => {
+	it('approve: resumes with {data: {approved: true, answeredAt, via: "link"}} and answers with a page', async () => {
 		const { run, approve } = await waitingApproval(sim);
 		const outcome = await callWaitingWebhook(run, { method: 'GET', url: approve, headers: { 'user-agent': BROWSER } });
 		expect(outcome.status).toBe(200);
@@ -21,7 +21,8 @@ describe('the answer through the webhook', () => {
 		expect(outcome.body).toContain('Your answer was recorded');
 		expect(outcome.result.noWebhookResponse).toBe(true);
 		expect(outcome.resumed).toBe(true);
-		expect(outcome.items).toEqual([{ json: { data: { approved: true } }, pairedItem: { item: 0 } }]);
+		expect(outcome.items).toEqual([{ json: { data: { approved: true, answeredAt: expect.any(String), via: 'link' } }, pairedItem: { item: 0 } }]);
+		expect(Date.parse((outcome.items[0].json.data as { answeredAt: string }).answeredAt)).toBeGreaterThan(Date.now() - 60_000);
 		expect(outcome.run!.data.resultData.error).toBeUndefined();
 	});
 
@@ -29,7 +30,7 @@ describe('the answer through the webhook', () => {
 		const { run, decline } = await waitingApproval(sim);
 		const outcome = await callWaitingWebhook(run, { method: 'GET', url: decline, headers: { 'user-agent': BROWSER } });
 		expect([outcome.status, outcome.resumed]).toEqual([200, true]);
-		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: false } }]);
+		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: false, answeredAt: expect.any(String), via: 'link' } }]);
 	});
 
 	it('a second click on the same message resumes nothing and says the answer was recorded', async () => {
@@ -61,14 +62,14 @@ describe('the answer through the webhook', () => {
 		expect(preview.body).toContain('Open this link in a browser to answer');
 		// The person's click afterwards still counts.
 		const click = await callWaitingWebhook(run, { method: 'GET', url: approve, headers: { 'user-agent': BROWSER }, stored });
-		expect(click.items.map((i) => i.json)).toEqual([{ data: { approved: true } }]);
+		expect(click.items.map((i) => i.json)).toEqual([{ data: { approved: true, answeredAt: expect.any(String), via: 'link' } }]);
 	});
 
 	it('a phone whose model name ends in "bot" (CUBOT) is a person, not a crawler', async () => {
 		const { run, approve } = await waitingApproval(sim);
 		const agent = 'Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36';
 		const outcome = await callWaitingWebhook(run, { method: 'GET', url: approve, headers: { 'user-agent': agent } });
-		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: true } }]);
+		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: true, answeredAt: expect.any(String), via: 'link' } }]);
 	});
 
 	it.each([

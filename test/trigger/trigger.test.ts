@@ -862,7 +862,7 @@ describe('download images', () => {
 });
 
 describe('description', () => {
-	test('trigger conventions: POST webhook, no inputs, both credentials conditional', () => {
+	test('trigger conventions: POST webhook, no inputs; the secret when verifying, the bot credential optional', () => {
 		const { description } = signedBed().nodeType();
 		expect(description.group).toEqual(['trigger']);
 		expect(description.inputs).toEqual([]);
@@ -871,7 +871,7 @@ describe('description', () => {
 		]);
 		expect(description.credentials).toEqual([
 			expect.objectContaining({ name: 'workplaceWebhookApi', displayOptions: { show: { verification: ['secret'] } } }),
-			expect.objectContaining({ name: 'workplaceBotOAuth2Api', displayOptions: { show: { downloadImages: [true] } } }),
+			{ name: 'workplaceBotOAuth2Api', required: false, testedBy: 'testBotCredential' },
 		]);
 		expect(botEnvelope(messageEvent()).events).toHaveLength(1);
 	});

@@ -3,22 +3,27 @@
  * to a user's direct chat or a group thread, then puts the execution to wait until the node's
  * webhook (./sendAndWait/webhook.ts) gets the answer or the wait time runs out.
  *
- * Outputs after the wait: approval `{data: {approved}}`, free text `{data: {text}}`, custom form
- * `{data: {<label>: value}}`; timed out `{data: {timedOut: true}}` (plus `approved: false` for
- * an approval). n8n resumes a timed-out execution by passing the waiting node's stack input
- * through, so that input is replaced by the timed-out item once the message was sent.
+ * Outputs after the wait: approval `{data: {approved, answeredAt, via}}` (`answeredBy` too when
+ * answered in the chat), free text `{data: {text}}`, custom form `{data: {<label>: value}}`;
+ * timed out: the input item with `data: {timedOut: true}` (plus `approved: false` for an
+ * approval). n8n resumes a timed-out execution by passing the waiting node's stack input
+ * through, so that input is replaced by the timed-out item once the message was sent. It keeps
+ * the input's fields because the webhook evaluates the node's parameters (the question of a form
+ * page, the allowed approvers) against that same stack input.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 
+import type { AnswerCode } from '../../../shared/inChatAnswer';
+import { chatAnswerQuery, encodeAnswerToken } from '../../../shared/inChatAnswer';
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { invalidInput, nameField, requireString, violationsError } from '../../../shared/validation';
 import { groupRecipient } from '../recipients';
 import type { UserReference } from '../users';
 import { readUser, resolveUser } from '../users';
-import type { ResponseType } from './sendAndWait/body';
+import type { ResponseType, SentButton } from './sendAndWait/body';
 import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sendAndWait/body';
 import { sendAndWaitFields } from './sendAndWait/description';
 import { customFormFields } from './sendAndWait/form';
@@ -31,10 +36,16 @@ export const description = updateDisplayOptions(
 
 const RESPONSE_TYPES: readonly string[] = ['approval', 'freeText', 'customForm'];
 
-/** The item the execution goes on with when the wait time ran out. */
-export function timedOutItem(responseType: ResponseType): INodeExecutionData {
+/** The item the execution goes on with when the wait time ran out: the input's fields and `data`. */
+export function timedOutItem(responseType: ResponseType, input: IDataObject = {}): INodeExecutionData {
 	const data: IDataObject = responseType === 'approval' ? { approved: false, timedOut: true } : { timedOut: true };
-	return { json: { data }, pairedItem: { item: 0 } };
+	return { json: { ...input, data }, pairedItem: { item: 0 } };
+}
+
+/** The token a postback button carries: n8n's signature of this wait's resume URL for that answer. */
+function answerToken(ctx: IExecuteFunctions, nonce: string, answer: AnswerCode): string {
+	const signature = new URL(ctx.getSignedResumeUrl(chatAnswerQuery(nonce, answer))).searchParams.get('signature') ?? '';
+	return encodeAnswerToken({ executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce, answer, signature });
 }
 
 type Recipient = UserReference | { gid: string; tid: string };
@@ -83,12 +94,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}
 	}
 
-	const sign = resumeUrlSigner(this, itemIndex, randomBytes(8).toString('hex'));
-	const message = {
-		title,
-		text,
-		buttons: buttonSpecs(this, itemIndex, responseType).map((button) => ({ ...button, linkUri: sign(button.query) })),
-	};
+	const inChat = responseType === 'approval' && this.getNodeParameter('answerIn', itemIndex, 'link') === 'chat';
+	if (inChat && !this.getNode().credentials?.workplaceWebhookApi) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Answer In is "Chat" but no Workplace Webhook API credential is selected: select the one holding the secret the platform signs the bot\'s webhook deliveries with (the Workplace Trigger\'s), so that answers can be verified',
+			{ itemIndex },
+		);
+	}
+	const nonce = randomBytes(6).toString('base64url');
+	// Also checks that n8n signs resume URLs (the tokens are made of its signatures).
+	const sign = resumeUrlSigner(this, itemIndex, nonce);
+	const buttons = buttonSpecs(this, itemIndex, responseType).map(
+		(button): SentButton =>
+			inChat && button.answer
+				? { ...button, data: answerToken(this, nonce, button.answer) }
+				: { ...button, linkUri: sign(button.query) },
+	);
+	const message = { title, text, buttons };
 	const messages = pushMessages(message);
 	checkMessages(this, itemIndex, message, messages);
 
@@ -100,7 +123,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	await this.putExecutionToWait(waitTill);
 	const executeData = this.getExecuteData();
-	executeData.data = { ...executeData.data, main: [[timedOutItem(responseType)]] };
+	const input = this.getInputData()[0]?.json ?? {};
+	executeData.data = { ...executeData.data, main: [[timedOutItem(responseType, input)]] };
 	const results = (Array.isArray(body) ? body : [body]) as IDataObject[];
 	return [{ gid, tid, results, waitTill: waitTill.toISOString() }];
 }

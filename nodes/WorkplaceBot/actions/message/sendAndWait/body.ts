@@ -1,10 +1,12 @@
 /**
  * The message of Send and Wait for Response: one v2 push buttons template whose `uri` actions
- * open n8n's signed resume URLs, checked with the Bot message checker before anything is sent.
+ * open n8n's signed resume URLs, or whose `postback` actions carry answer tokens (in-chat answers,
+ * ../../../../shared/inChatAnswer.ts), checked with the Bot message checker before anything is sent.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { AnswerCode } from '../../../../shared/inChatAnswer';
 import type { FieldName, FieldPath } from '../../../../shared/validation';
 import { violationsError, wirePath } from '../../../../shared/validation';
 import { validateMessages } from '../validate';
@@ -17,12 +19,17 @@ export interface ButtonSpec {
 	label: string;
 	field: string;
 	query: Record<string, string>;
+	/** The answer of an approval button. */
+	answer?: AnswerCode;
 }
+
+/** A button as sent: a link to its resume URL, or a postback carrying its answer token. */
+export type SentButton = ButtonSpec & ({ linkUri: string } | { data: string });
 
 export interface SendAndWaitMessage {
 	title: string;
 	text: string;
-	buttons: Array<ButtonSpec & { linkUri: string }>;
+	buttons: SentButton[];
 }
 
 /** The query parameter that tells one wait of this node from another (e.g. in a loop). */
@@ -49,6 +56,7 @@ export function buttonSpecs(ctx: IExecuteFunctions, itemIndex: number, responseT
 		label: labelOr(values.approveLabel, DEFAULT_LABELS.approve),
 		field: 'Approval Options > Approve Button Label',
 		query: { approved: 'true' },
+		answer: 'a',
 	};
 	if (values.approvalType !== 'double') return [approve];
 	return [
@@ -57,6 +65,7 @@ export function buttonSpecs(ctx: IExecuteFunctions, itemIndex: number, responseT
 			label: labelOr(values.disapproveLabel, DEFAULT_LABELS.disapprove),
 			field: 'Approval Options > Disapprove Button Label',
 			query: { approved: 'false' },
+			answer: 'd',
 		},
 	];
 }
@@ -86,7 +95,11 @@ export function pushMessages({ title, text, buttons }: SendAndWaitMessage): IDat
 	const template: IDataObject = { type: 'buttons' };
 	if (title !== '') template.title = title;
 	template.text = text;
-	template.actions = buttons.map(({ label, linkUri }) => ({ type: 'uri', label, linkUri }));
+	template.actions = buttons.map((button) =>
+		'data' in button
+			? { type: 'postback', label: button.label, data: button.data }
+			: { type: 'uri', label: button.label, linkUri: button.linkUri },
+	);
 	return [{ type: 'template', altText: title === '' ? text : `${title}: ${text}`, template }];
 }
 
@@ -110,6 +123,9 @@ export function checkMessages(
 			if (leaf === 'label' && button) return button.field;
 			if (leaf === 'linkUri') {
 				return { field: 'Resume URL (built by n8n)', at: `button ${index + 1} of ${message.buttons.length}` };
+			}
+			if (leaf === 'data') {
+				return { field: 'Answer token (built by the node)', at: `button ${index + 1} of ${message.buttons.length}` };
 			}
 		}
 		return wirePath(path, 'messages');

@@ -14,6 +14,16 @@ export const DEFAULT_LABELS = {
 	submit: 'Submit',
 } as const;
 
+/** The texts the bot posts about in-chat answers when their fields are left as they are; `{user}` is who tapped. */
+export const DEFAULT_CHAT_TEXTS = {
+	approved: 'Approved by {user}',
+	declined: 'Declined by {user}',
+	notAllowed: '{user} may not answer this request.',
+	alreadyAnswered: 'This request was already answered.',
+} as const;
+
+const inChat = { '/responseType': ['approval'], '/answerIn': ['chat'] };
+
 /** The resume URLs of the operation (n8n's waiting webhooks, path = node ID), as n8n's send-and-wait nodes declare them. */
 export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
 	name: 'default',
@@ -125,7 +135,7 @@ const limitWaitTime = valuesCollection(
 	{
 		default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
 		description:
-			'Whether to stop waiting after a time; the execution then goes on with {"data": {"timedOut": true}} (and "approved": false for an approval)',
+			'Whether to stop waiting after a time; the execution then goes on with the input item and {"data": {"timedOut": true}} (and "approved": false for an approval)',
 	},
 );
 
@@ -151,6 +161,46 @@ const options = optionsCollection([
 			default: DEFAULT_LABELS.submit,
 		}),
 		displayOptions: notForApproval,
+	},
+	{
+		displayName: 'Post Confirmation',
+		name: 'postConfirmation',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the bot posts who answered in the chat the answer came from (e.g. "Approved by alice") once the execution resumes',
+		displayOptions: { show: inChat },
+	},
+	{
+		...property('string', 'Approved Confirmation', 'approvedConfirmation', 'Posted when someone approves; {user} is their username', {
+			default: DEFAULT_CHAT_TEXTS.approved,
+		}),
+		displayOptions: { show: { ...inChat, postConfirmation: [true] } },
+	},
+	{
+		...property('string', 'Declined Confirmation', 'declinedConfirmation', 'Posted when someone declines; {user} is their username', {
+			default: DEFAULT_CHAT_TEXTS.declined,
+		}),
+		displayOptions: { show: { ...inChat, postConfirmation: [true] } },
+	},
+	{
+		...property(
+			'string',
+			'Reply to Others',
+			'notAllowedReply',
+			'Posted in the chat when someone who is not an allowed approver taps a button; {user} is their username. Empty posts nothing.',
+			{ default: DEFAULT_CHAT_TEXTS.notAllowed },
+		),
+		displayOptions: { show: inChat },
+	},
+	{
+		...property(
+			'string',
+			'Reply to Later Answers',
+			'alreadyAnsweredReply',
+			'Posted in the chat when someone taps a button after the request was answered; {user} is their username. Empty posts nothing.',
+			{ default: DEFAULT_CHAT_TEXTS.alreadyAnswered },
+		),
+		displayOptions: { show: inChat },
 	},
 	limitWaitTime,
 ]);
@@ -194,6 +244,35 @@ export const sendAndWaitFields: INodeProperties[] = [
 			},
 		}),
 		'approval',
+	),
+	optionsProperty(
+		'Answer In',
+		'answerIn',
+		valueOptions(['link', 'chat'], {
+			names: { link: 'Browser (Response Link)', chat: 'Chat (Postback Buttons)' },
+			descriptions: {
+				link: "The buttons open n8n's response link in a browser: whoever opens the link answers, and the output does not say who",
+				chat: "The buttons answer inside the chat: the bot's Workplace Trigger hands the tap to this node, which checks who tapped and puts them in the output",
+			},
+			order: 'as listed',
+		}),
+		'link',
+		{ show: { responseType: ['approval'] } },
+	),
+	{
+		displayName:
+			"In-chat answers reach this node through the Workplace Trigger that receives the bot's events: keep that trigger's workflow active, with Signature Verification \"Webhook Secret\" and a Workplace Bot credential (it posts the confirmations and replies), and select here the Workplace Webhook API credential holding the same secret.",
+		name: 'inChatNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { responseType: ['approval'], answerIn: ['chat'] } },
+	},
+	property(
+		'string',
+		'Allowed Approvers',
+		'allowedApprovers',
+		'User IDs or usernames of the people who may answer, separated by commas. Empty: the recipient in a direct chat; anyone who sees the message in a group or topic.',
+		{ placeholder: 'e.g. alice, 64f0a0000000000000000002', show: { responseType: ['approval'], answerIn: ['chat'] } },
 	),
 	approvalOptions,
 	formFields,

@@ -5,8 +5,10 @@
  * 2. the `signature` of the URL must be the one n8n's getSignedResumeUrl gives for this
  *    execution, node and query (n8n checks it too on 1.107+ when asked, and always on 2.x);
  * 3. an answer already recorded for this message (in this process) gets a page and resumes nothing;
- * 4. approval: resumes with `{data: {approved}}`; free text and custom form: GET serves the form,
- *    POST checks the answers (the form again with the problems, or resume with them).
+ * 4. approval: resumes with `{data: {approved, answeredAt, via: 'link'}}`; free text and custom
+ *    form: GET serves the form, POST checks the answers (the form again with the problems, or
+ *    resume with them).
+ * In-chat answers (`via=chat` in the URL) come from the Workplace Trigger: ./chatAnswer.ts.
  * It answers every request itself (noWebhookResponse) and returns workflowData only to resume.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
@@ -15,6 +17,7 @@ import { timingSafeEqual } from 'crypto';
 import { processMap } from '../../../../shared/processMemory';
 import type { ResponseType } from './body';
 import { NONCE_PARAM } from './body';
+import { chatAnswerWebhook } from './chatAnswer';
 import { DEFAULT_LABELS } from './description';
 import type { FormField } from './form';
 import { FREE_TEXT_FIELDS, customFormFields, readAnswers } from './form';
@@ -114,9 +117,14 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 
 	const key = `${this.getExecutionId()}:${this.getNode().id}:${query[NONCE_PARAM] ?? ''}`;
 	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
+	if (query.via === 'chat') {
+		// Only the Workplace Trigger posts here; a person who opens such a URL gets the invalid-link page.
+		if (responseType !== 'approval' || this.getRequestObject().method !== 'POST') return answer(this, 401, PAGES.invalidLink());
+		return await chatAnswerWebhook(this, query, claimAnswer);
+	}
 	if (responseType === 'approval') {
 		if (query.approved !== 'true' && query.approved !== 'false') return answer(this, 401, PAGES.invalidLink());
-		return resume(this, key, { approved: query.approved === 'true' });
+		return resume(this, key, { approved: query.approved === 'true', answeredAt: new Date().toISOString(), via: 'link' });
 	}
 
 	const fields = formFields(this, responseType);

@@ -1,0 +1,136 @@
+/**
+ * In-chat answers of Send and Wait for Response: what Workplace Bot and Workplace Trigger agree on.
+ *
+ * A postback button's `data` is an answer token (`wpa1.<execution>.<node>.<nonce>.<a|d>.<signature>`).
+ * The signature is n8n's own signature of the resume URL of that execution, node, nonce and
+ * answer (getSignedResumeUrl), so the token cannot be forged or moved to another execution or
+ * answer without n8n's secret. The trigger that receives the tap rebuilds that signed URL from
+ * the token alone and posts the delivery to it as the platform signed it; the waiting node checks
+ * n8n's signature, the platform's signature (with the webhook secret), that the delivery holds
+ * this very token, and who tapped.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { isPlainObject } from './validation';
+
+export const ANSWER_TOKEN_PREFIX = 'wpa1.';
+
+export type AnswerCode = 'a' | 'd';
+
+export interface AnswerToken {
+	executionId: string;
+	nodeId: string;
+	nonce: string;
+	answer: AnswerCode;
+	/** n8n's resume URL signature (64 hex digits). */
+	signature: string;
+}
+
+/** The query of an in-chat answer's resume URL, in the order n8n signs it. */
+export function chatAnswerQuery(nonce: string, answer: AnswerCode): Record<string, string> {
+	return { nonce, answer, via: 'chat' };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+/** A node ID in the token: a UUID as its 16 bytes (22 characters), any other ID as `~` + its UTF-8. */
+function encodeNodeId(nodeId: string): string {
+	if (UUID.test(nodeId)) return Buffer.from(nodeId.replace(/-/g, ''), 'hex').toString('base64url');
+	return `~${Buffer.from(nodeId, 'utf8').toString('base64url')}`;
+}
+
+function decodeNodeId(text: string): string | undefined {
+	if (text.startsWith('~')) {
+		const rest = text.slice(1);
+		return B64URL.test(rest) ? Buffer.from(rest, 'base64url').toString('utf8') : undefined;
+	}
+	if (text.length !== 22 || !B64URL.test(text)) return undefined;
+	const hex = Buffer.from(text, 'base64url').toString('hex');
+	if (hex.length !== 32) return undefined;
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function encodeAnswerToken(token: AnswerToken): string {
+	const signature = Buffer.from(token.signature, 'hex').toString('base64url');
+	return `${ANSWER_TOKEN_PREFIX}${token.executionId}.${encodeNodeId(token.nodeId)}.${token.nonce}.${token.answer}.${signature}`;
+}
+
+/** Whether a postback's data is meant as an in-chat answer (well formed or not). */
+export function isAnswerData(data: unknown): data is string {
+	return typeof data === 'string' && data.startsWith(ANSWER_TOKEN_PREFIX);
+}
+
+/** The token of a postback's data, or undefined when it is not a well-formed answer token. */
+export function decodeAnswerToken(data: string): AnswerToken | undefined {
+	if (!isAnswerData(data) || data.length > 400) return undefined;
+	const parts = data.slice(ANSWER_TOKEN_PREFIX.length).split('.');
+	if (parts.length !== 5) return undefined;
+	const [executionId, node, nonce, answer, signature] = parts;
+	if (!/^[A-Za-z0-9_-]{1,64}$/.test(executionId) || !/^[A-Za-z0-9_-]{4,32}$/.test(nonce)) return undefined;
+	if (answer !== 'a' && answer !== 'd') return undefined;
+	if (signature.length !== 43 || !B64URL.test(signature)) return undefined;
+	const nodeId = decodeNodeId(node);
+	if (nodeId === undefined || nodeId === '') return undefined;
+	return { executionId, nodeId, nonce, answer, signature: Buffer.from(signature, 'base64url').toString('hex') };
+}
+
+/**
+ * The signed resume URL a token stands for, under n8n's base URL for waiting executions, exactly
+ * as getSignedResumeUrl built it when the message was sent.
+ */
+export function resumeUrlOf(waitingBaseUrl: string, token: AnswerToken): string {
+	const url = new URL(`${waitingBaseUrl.replace(/\/+$/, '')}/${token.executionId}/${encodeURIComponent(token.nodeId)}`);
+	for (const [key, value] of Object.entries(chatAnswerQuery(token.nonce, token.answer))) url.searchParams.set(key, value);
+	url.searchParams.set('signature', token.signature);
+	return url.toString();
+}
+
+/** What the trigger posts to the resume URL: the delivery's bytes and the platform's signature of them. */
+export interface ForwardedDelivery {
+	/** The raw body of the delivery, base64. */
+	delivery: string;
+	/** Its X-Service-Signature header, as received. */
+	signature: string;
+}
+
+export function readForwardedDelivery(body: unknown): { raw: Buffer; signature: string } | undefined {
+	if (!isPlainObject(body) || typeof body.delivery !== 'string' || typeof body.signature !== 'string') return undefined;
+	if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.delivery)) return undefined;
+	return { raw: Buffer.from(body.delivery, 'base64'), signature: body.signature };
+}
+
+/**
+ * What the waiting node answers the trigger (JSON): whether the execution resumed, and a text the
+ * bot should post in the chat the tap came from (a confirmation, or why the tap changed nothing).
+ */
+export type AnswerOutcome = 'resumed' | 'notAllowed' | 'alreadyAnswered' | 'invalid' | 'misconfigured';
+
+export interface AnswerReply extends IDataObject {
+	outcome: AnswerOutcome;
+	/** Posted in the chat when not empty. */
+	reply: string;
+	message: string;
+}
+
+export function readAnswerReply(body: unknown): AnswerReply | undefined {
+	if (!isPlainObject(body) || typeof body.outcome !== 'string') return undefined;
+	const outcomes: string[] = ['resumed', 'notAllowed', 'alreadyAnswered', 'invalid', 'misconfigured'];
+	if (!outcomes.includes(body.outcome)) return undefined;
+	return {
+		outcome: body.outcome as AnswerOutcome,
+		reply: typeof body.reply === 'string' ? body.reply : '',
+		message: typeof body.message === 'string' ? body.message : '',
+	};
+}
+
+/** Who tapped, as the postback event's source names them. */
+export interface Answerer {
+	userId: string;
+	username: string;
+}
+
+/** A reply text with `{user}` replaced by the answerer's username (else their ID). */
+export function fillUser(text: string, user: Answerer): string {
+	return text.replace(/\{user\}/g, user.username || user.userId);
+}

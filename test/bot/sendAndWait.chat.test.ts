@@ -1,0 +1,354 @@
+/**
+ * Send and Wait for Response answered in the chat: the postback buttons and their answer tokens,
+ * the Workplace Trigger handing a tap to the waiting execution through n8n's waiting-webhook route
+ * (test/helpers/waiting-route.ts), the waiting node's checks (n8n's URL signature, the platform's
+ * signature, the token, who tapped), the output and what the bot posts in the chat.
+ */
+import { createHmac } from 'crypto';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SEED, postbackEvent, prepareTap, signBody } from '../../simulator';
+import type { LoggedRequest } from '../../simulator';
+import { decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/inChatAnswer';
+import { NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/answers';
+import { useSimulator } from '../helpers/simulator';
+import { callWaitingWebhook, storedExecution } from '../helpers/waiting';
+import type { WaitingRoute } from '../helpers/waiting-route';
+import { startWaitingRoute } from '../helpers/waiting-route';
+import { TriggerBed } from '../trigger/trigger-bed';
+import { botCredentials, runBot } from './bot.fixtures';
+import { PUSH, alice, aliceChat, project, pushBody } from './sendAndWait.fixtures';
+
+const sim = useSimulator();
+const SECRET = 'chat-answer-secret';
+const bob = SEED.users.bob;
+const carol = SEED.users.carol;
+const release = project.topics.release;
+
+type PostbackAction = { type: string; label: string; data: string };
+
+function inChat(extra: IDataObject = {}): INodeParameters {
+	return {
+		resource: 'message',
+		operation: 'sendAndWait',
+		message: 'Approve 120 EUR for the team lunch?',
+		responseType: 'approval',
+		answerIn: 'chat',
+		approvalOptions: { values: { approvalType: 'double' } },
+		...extra,
+	} as INodeParameters;
+}
+
+/** Sends an in-chat approval; the run, its push body and the two postback actions. */
+async function ask(parameters: INodeParameters, inputItems: Array<{ json: IDataObject }> = [{ json: {} }]) {
+	const run = await runBot(sim, parameters, {
+		credentials: { ...botCredentials(sim), workplaceWebhookApi: { secret: SECRET } },
+		inputItems,
+	});
+	expect(run.error).toBeUndefined();
+	const pushes = run.requests.filter((r) => r.path === PUSH);
+	expect(pushes).toHaveLength(1);
+	const body = pushBody(sim, pushes[0]);
+	const [message] = body.messages as IDataObject[];
+	const actions = (message.template as IDataObject).actions as PostbackAction[];
+	return { run, body, actions };
+}
+
+const toAlice = { sendTo: 'user', userId: { __rl: true, mode: 'id', value: alice._id } };
+const toReleaseTopic = { sendTo: 'group', groupId: project._id, topicId: release._id };
+
+function delivery(...events: object[]) {
+	const raw = JSON.stringify({ events });
+	return { raw, signature: signBody(SECRET, raw) };
+}
+
+function forwarded(raw: string, signature: string): IDataObject {
+	return { delivery: Buffer.from(raw).toString('base64'), signature };
+}
+
+/** The resume URL (path and query) a token stands for, as the trigger calls it. */
+function urlOf(data: string): string {
+	const token = decodeAnswerToken(data)!;
+	return `/webhook-waiting/${token.executionId}/${token.nodeId}?nonce=${token.nonce}&answer=${token.answer}&via=chat&signature=${token.signature}`;
+}
+
+function trigger(route: WaitingRoute, extra: IDataObject = {}) {
+	return new TriggerBed({
+		parameters: { verification: 'secret', events: ['message', 'postback'], options: { resumeBaseUrl: route.url }, ...extra },
+		credentials: { workplaceWebhookApi: { secret: SECRET }, ...botCredentials(sim) },
+	});
+}
+
+async function tap(bed: TriggerBed, label: string, user: string) {
+	const { event } = prepareTap(sim.state, { label, user });
+	const { raw, signature } = delivery(event);
+	sim.log.clear();
+	const outcome = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+	const replies = sim.log.find({ method: 'POST', path: PUSH });
+	return { event, raw, signature, outcome, replies };
+}
+
+function replyOf(request: LoggedRequest): IDataObject {
+	return request.body as IDataObject;
+}
+
+describe('sending', () => {
+	it('the buttons are postbacks whose data are answer tokens: this execution, node and wait, signed by n8n', async () => {
+		const { run, body, actions } = await ask(inChat(toAlice));
+		expect(body.gid).toBe(aliceChat.gid);
+		expect(actions.map((a) => [a.type, a.label])).toEqual([
+			['postback', 'Approve'],
+			['postback', 'Decline'],
+		]);
+		const nodeId = run.workflow.getNode(run.nodeName)!.id;
+		const [approve, decline] = actions.map((a) => decodeAnswerToken(a.data)!);
+		expect(approve).toEqual({ executionId: run.executionId, nodeId, nonce: expect.stringMatching(/^[A-Za-z0-9_-]{8}$/), answer: 'a', signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+		expect(decline).toEqual({ ...approve, answer: 'd', signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+		expect(decline.signature).not.toBe(approve.signature);
+		// Compact: about 90 characters, no link in the message.
+		expect(actions[0].data.length).toBeLessThanOrEqual(100);
+		expect(JSON.stringify(body)).not.toContain('linkUri');
+		expect(run.run!.data.waitTill).toBeInstanceOf(Date);
+	});
+
+	it('without a Workplace Webhook API credential nothing is sent', async () => {
+		const run = await runBot(sim, inChat(toAlice));
+		expect(run.error?.message).toMatch(/^Answer In is "Chat" but no Workplace Webhook API credential is selected/);
+		expect(run.requests).toHaveLength(0);
+	});
+
+	it('a token cannot be forged: any change of execution, node, nonce or answer breaks it', () => {
+		const token = { executionId: '12', nodeId: 'b7d4c0e2-4a6f-4f3b-9d1e-0c2a3b4c5d6e', nonce: 'AbCdEf12', answer: 'a' as const, signature: 'ab'.repeat(32) };
+		const data = encodeAnswerToken(token);
+		expect(data).toMatch(/^wpa1\.12\.[A-Za-z0-9_-]{22}\.AbCdEf12\.a\.[A-Za-z0-9_-]{43}$/);
+		expect(decodeAnswerToken(data)).toEqual(token);
+		expect(decodeAnswerToken(encodeAnswerToken({ ...token, nodeId: 'Ask node' }))).toEqual({ ...token, nodeId: 'Ask node' });
+		expect(decodeAnswerToken(`${data}x`)).toBeUndefined();
+		expect(decodeAnswerToken(data.replace('.a.', '.x.'))).toBeUndefined();
+	});
+});
+
+describe('the waiting node receives a forwarded tap', () => {
+	it('the recipient taps Approve: resumes with who answered, and asks the bot to confirm', async () => {
+		const { run, actions } = await ask(inChat(toAlice));
+		const event = postbackEvent({ data: actions[0].data, userId: alice._id, username: alice.username, timestamp: '2026-11-26T10:00:00.000Z' });
+		const { raw, signature } = delivery(event);
+		const outcome = await callWaitingWebhook(run, { method: 'POST', url: urlOf(actions[0].data), body: forwarded(raw, signature) });
+		expect(outcome.resumed).toBe(true);
+		expect(outcome.items).toEqual([
+			{
+				json: { data: { approved: true, answeredBy: { userId: alice._id, username: 'alice' }, answeredAt: '2026-11-26T10:00:00.000Z', via: 'chat' } },
+				pairedItem: { item: 0 },
+			},
+		]);
+		expect(outcome.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Approved', reply: 'Approved by alice' });
+		expect(outcome.result.noWebhookResponse).toBeUndefined();
+	});
+
+	it('someone else in a direct chat: no resume, a reply naming them', async () => {
+		const { run, actions } = await ask(inChat({ ...toAlice, options: { notAllowedReply: 'Sorry {user}, only alice decides.' } }));
+		const { raw, signature } = delivery(postbackEvent({ data: actions[0].data, userId: bob._id, username: 'bob' }));
+		const outcome = await callWaitingWebhook(run, { method: 'POST', url: urlOf(actions[0].data), body: forwarded(raw, signature) });
+		expect([outcome.status, outcome.resumed]).toEqual([200, false]);
+		expect(JSON.parse(outcome.body)).toEqual({ outcome: 'notAllowed', message: 'bob is not an allowed approver', reply: 'Sorry bob, only alice decides.' });
+	});
+
+	it.each([
+		['a signature made with another secret', (raw: string) => signBody('another secret', raw)],
+		['no signature', () => ''],
+	])('%s: refused, nothing resumes', async (_, sign) => {
+		const { run, actions } = await ask(inChat(toAlice));
+		const raw = JSON.stringify({ events: [postbackEvent({ data: actions[0].data })] });
+		const outcome = await callWaitingWebhook(run, { method: 'POST', url: urlOf(actions[0].data), body: forwarded(raw, sign(raw)) });
+		expect([outcome.status, outcome.resumed]).toEqual([401, false]);
+		expect(JSON.parse(outcome.body)).toEqual({ outcome: 'invalid', message: "The delivery's X-Service-Signature does not match the webhook secret of the Send and Wait node", reply: '' });
+	});
+
+	it("a signed tap on another message's button does not answer this one", async () => {
+		const first = await ask(inChat(toAlice));
+		const second = await ask(inChat(toAlice));
+		// The delivery holds the second message's token, posted to the first's URL.
+		const { raw, signature } = delivery(postbackEvent({ data: second.actions[0].data }));
+		const outcome = await callWaitingWebhook(first.run, { method: 'POST', url: urlOf(first.actions[0].data), body: forwarded(raw, signature) });
+		expect([outcome.status, outcome.resumed]).toEqual([401, false]);
+		expect(JSON.parse(outcome.body).message).toBe("The delivery holds no tap on this message's buttons");
+	});
+
+	it('a person opening an in-chat resume URL gets the invalid-link page', async () => {
+		const { run, actions } = await ask(inChat(toAlice));
+		const outcome = await callWaitingWebhook(run, { method: 'GET', url: urlOf(actions[0].data) });
+		expect([outcome.status, outcome.resumed]).toEqual([401, false]);
+		expect(outcome.body).toContain('Link not valid');
+	});
+
+	it('Allowed Approvers from an expression on the input item: resolved as sent', async () => {
+		const { run, actions } = await ask(inChat({ ...toReleaseTopic, allowedApprovers: '={{ $json.approvers }}' }), [
+			{ json: { approvers: `bob, ${carol._id}` } },
+		]);
+		const stored = storedExecution(run);
+		const by = async (user: { _id: string; username: string }) => {
+			const { raw, signature } = delivery(postbackEvent({ data: actions[1].data, userId: user._id, username: user.username, groupId: project._id, topicId: release._id }));
+			return await callWaitingWebhook(run, { method: 'POST', url: urlOf(actions[1].data), body: forwarded(raw, signature), stored });
+		};
+		const byAlice = await by(alice);
+		expect([byAlice.resumed, JSON.parse(byAlice.body).outcome]).toEqual([false, 'notAllowed']);
+		const byCarol = await by(carol);
+		expect(byCarol.resumed).toBe(true);
+		expect(byCarol.items[0].json.data).toEqual({ approved: false, answeredBy: { userId: carol._id, username: 'carol' }, answeredAt: expect.any(String), via: 'chat' });
+		expect(byCarol.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Declined', reply: 'Declined by carol' });
+	});
+});
+
+describe('the Workplace Trigger hands taps to the waiting execution', () => {
+	let route: WaitingRoute | undefined;
+	afterEach(async () => {
+		await route?.close();
+		route = undefined;
+	});
+
+	it('direct chat: alice taps Approve -> one forward with the delivery as signed, no run, one resume, the confirmation in her chat', async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		const { event, raw, signature, outcome, replies } = await tap(bed, 'Approve', 'alice');
+
+		expect(outcome.status).toBe(200);
+		expect(outcome.runStarted).toBe(false);
+		expect(outcome.body).toEqual({ received: 0, message: 'In-chat answers handed to their waiting executions (resumed); no run started' });
+		expect(route.requests).toHaveLength(1);
+		const [forward] = route.requests;
+		const token = decodeAnswerToken(event.postback.data)!;
+		expect(forward.method).toBe('POST');
+		expect(forward.path).toBe(`/webhook-waiting/${run.executionId}/${token.nodeId}`);
+		expect(forward.query).toEqual({ nonce: token.nonce, answer: 'a', via: 'chat', signature: token.signature });
+		expect(forward.headers['content-type']).toMatch(/^application\/json/);
+		expect(forward.body).toEqual({ delivery: Buffer.from(raw).toString('base64'), signature });
+		expect(route.resumed).toEqual([run.executionId]);
+		expect(route.outcomes[0].items[0].json.data).toEqual({
+			approved: true,
+			answeredBy: { userId: alice._id, username: 'alice' },
+			answeredAt: event.timestamp,
+			via: 'chat',
+		});
+		expect(replies.map(replyOf)).toEqual([{ gid: aliceChat.gid, tid: aliceChat.tid, messages: [{ type: 'text', text: 'Approved by alice' }] }]);
+	});
+
+	it('group topic with two allowed approvers: a third member gets the reply and it still waits; then an approver resumes it once; a later tap gets "no longer waiting"', async () => {
+		const { run } = await ask(inChat({ ...toReleaseTopic, allowedApprovers: 'alice, bob' }));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+
+		const byCarol = await tap(bed, 'Approve', 'carol');
+		expect(byCarol.outcome.runStarted).toBe(false);
+		expect(route.resumed).toEqual([]);
+		expect(byCarol.replies.map(replyOf)).toEqual([{ gid: project._id, tid: release._id, messages: [{ type: 'text', text: 'carol may not answer this request.' }] }]);
+
+		const byBob = await tap(bed, 'Decline', 'bob');
+		expect(route.resumed).toEqual([run.executionId]);
+		expect(route.outcomes[1].items[0].json.data).toMatchObject({ approved: false, answeredBy: { userId: bob._id, username: 'bob' }, via: 'chat' });
+		expect(byBob.replies.map((r) => (replyOf(r).messages as IDataObject[])[0].text)).toEqual(['Declined by bob']);
+
+		const byAlice = await tap(bed, 'Approve', 'alice');
+		expect(route.resumed).toEqual([run.executionId]);
+		expect(byAlice.outcome.body).toEqual({ received: 0, message: 'In-chat answers handed to their waiting executions (notWaiting); no run started' });
+		expect(byAlice.replies.map((r) => (replyOf(r).messages as IDataObject[])[0].text)).toEqual([NOT_WAITING_REPLY]);
+		expect(route.requests).toHaveLength(3);
+	});
+
+	it('a double tap at the same moment resumes once; the second is told the request no longer waits', async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		const first = prepareTap(sim.state, { label: 'Approve', user: 'alice' }).event;
+		const second = prepareTap(sim.state, { label: 'Approve', user: 'alice' }).event;
+		sim.log.clear();
+		const outcomes = await Promise.all(
+			[first, second].map((event) => {
+				const { raw, signature } = delivery(event);
+				return bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+			}),
+		);
+		expect(outcomes.map((o) => [o.status, o.runStarted])).toEqual([
+			[200, false],
+			[200, false],
+		]);
+		expect(route.resumed).toEqual([run.executionId]);
+		const texts = sim.log.find({ method: 'POST', path: PUSH }).map((r) => (replyOf(r).messages as IDataObject[])[0].text);
+		expect(texts.sort()).toEqual(['Approved by alice', NOT_WAITING_REPLY].sort());
+	});
+
+	it('the platform delivering the same tap again: handed on once', async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		const { raw, signature } = await tap(bed, 'Approve', 'alice');
+		const again = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+		expect([again.status, again.runStarted]).toEqual([200, false]);
+		expect(route.requests).toHaveLength(1);
+	});
+
+	it('a bad platform signature: 401 from the trigger, nothing handed on, no run', async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		const { event } = prepareTap(sim.state, { label: 'Approve', user: 'alice' });
+		const raw = JSON.stringify({ events: [event] });
+		const outcome = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody('wrong', raw) } });
+		expect([outcome.status, outcome.runStarted]).toEqual([401, false]);
+		expect(route.requests).toHaveLength(0);
+	});
+
+	it("a token whose signature was made for another execution: n8n's route refuses it, nothing resumes, nobody is answered", async () => {
+		const first = await ask(inChat(toAlice));
+		const second = await ask(inChat(toAlice));
+		route = await startWaitingRoute([first.run, second.run]);
+		const bed = trigger(route);
+		// The second message's token, moved to the first execution.
+		const moved = { ...decodeAnswerToken(second.actions[0].data)!, executionId: first.run.executionId };
+		const event = postbackEvent({ data: encodeAnswerToken(moved) });
+		const { raw, signature } = delivery(event);
+		sim.log.clear();
+		const outcome = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+		expect([outcome.status, outcome.runStarted]).toEqual([200, false]);
+		expect(route.resumed).toEqual([]);
+		expect(route.outcomes.map((o) => o.status)).toEqual([401]);
+		expect(sim.log.find({ method: 'POST', path: PUSH })).toHaveLength(0);
+		expect(bed.logs.map((l) => l.level)).toEqual(['warn']);
+	});
+
+	it('an ordinary postback in the same trigger still starts its run; a malformed token starts none', async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		const ordinary = postbackEvent({ data: 'action=lunch&id=7' });
+		const { raw, signature } = delivery(ordinary);
+		const started = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+		expect(started.runStarted).toBe(true);
+		expect(started.items.map((i) => i.json)).toEqual([ordinary]);
+
+		const broken = delivery(postbackEvent({ data: 'wpa1.not-a-token' }));
+		const none = await bed.deliver({ rawBody: broken.raw, headers: { 'content-type': 'application/json', 'x-service-signature': broken.signature } });
+		expect([none.status, none.runStarted]).toEqual([200, false]);
+		expect(route.requests).toHaveLength(0);
+	});
+
+	it('the resume base URL is derived from the trigger URL when not set', async () => {
+		const { run } = await ask(inChat(toAlice));
+		const bed = new TriggerBed({
+			parameters: { verification: 'secret', events: ['postback'] },
+			credentials: { workplaceWebhookApi: { secret: SECRET } },
+		});
+		const { event } = prepareTap(sim.state, { label: 'Approve', user: 'alice' });
+		const { raw, signature } = delivery(event);
+		await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+		// Nothing listens at the engine bed's instance URL: the forward fails, and the log names the execution.
+		expect(bed.logs.map((l) => l.message)).toEqual([
+			expect.stringContaining(`a tap on an in-chat answer button could not be handed to execution ${run.executionId}`),
+		]);
+	});
+});
+
+// Keeps the HMAC import honest: the simulator signs deliveries exactly as the platform does.
+test('signBody is HMAC-SHA256 hex of the raw body', () => {
+	expect(signBody(SECRET, 'x')).toBe(createHmac('sha256', SECRET).update('x').digest('hex'));
+});

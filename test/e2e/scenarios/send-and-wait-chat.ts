@@ -1,0 +1,268 @@
+/**
+ * Send and Wait for Response answered in the chat, in real n8n (`n8n start`): one active workflow
+ * receives the bot's events (Workplace Trigger -> filters -> Send and Wait, Answer In: Chat ->
+ * next node); people's taps are the simulator's `tap` (the signed postback a tap produces, sent to
+ * the trigger's production URL). Per case: what the trigger answered, the executions n8n recorded,
+ * the waiting execution's status, what the next node got, and what the bot posted in the chat.
+ */
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+
+import { parseExecutionData } from '../../../bench/lib';
+import { findInstalled, TARGETS } from '../../../scripts/lib/n8n';
+import { sleep } from '../../../scripts/lib/proc';
+import { decodeAnswerToken, encodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import { messageEvent, postbackEvent, SEED, sendWebhook } from '../../../simulator';
+import type { Simulator, TapRequest, TapResult } from '../../../simulator';
+import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import type { ScenarioContext, WorkflowJson } from '../types';
+import { byId, chain, node, PACKAGE } from '../workflow';
+
+const PUSH = '/bot/v2/message/push';
+const alice = SEED.users.alice;
+const bob = SEED.users.bob;
+const project = SEED.groups.project;
+const release = project.topics.release;
+const NOT_WAITING = 'This request is no longer waiting for an answer.';
+
+interface Check {
+	what: string;
+	ok: boolean;
+}
+
+interface Report {
+	checks: Check[];
+	lines: string[];
+}
+
+/** A Filter (v2) keeping items whose `left` equals `right` (strings). */
+function filter(name: string, left: string, right: string, after: string) {
+	return node(
+		name,
+		'n8n-nodes-base.filter',
+		2,
+		{
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'loose' },
+				conditions: [{ id: randomUUID(), leftValue: left, rightValue: right, operator: { type: 'string', operation: 'equals' } }],
+				combinator: 'and',
+			},
+			options: {},
+		},
+		{ after },
+	);
+}
+
+function approvalsWorkflow(hookId: string, credentials: { secret: { id: string; name: string }; bot: { id: string; name: string } }): WorkflowJson {
+	const ask = (name: string, target: Record<string, unknown>, after: string) =>
+		node(
+			name,
+			`${PACKAGE}.workplaceBot`,
+			1,
+			{
+				resource: 'message',
+				operation: 'sendAndWait',
+				...target,
+				message: '={{ $json.message.text }}',
+				responseType: 'approval',
+				answerIn: 'chat',
+				approvalOptions: { values: { approvalType: 'double' } },
+			},
+			{ after },
+		);
+	const wf = chain([
+		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1, { verification: 'secret', events: ['message', 'postback'], options: {} }, { after: [] }),
+		filter('Direct', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:direct', 'Trigger'),
+		ask('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
+		node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),
+		filter('Group', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:group', 'Trigger'),
+		ask('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob' }, 'Group'),
+		node('After Release', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Release' }),
+		filter('Postbacks', '={{ $json.type }}', 'postback', 'Trigger'),
+		node('Got Postback', 'n8n-nodes-base.noOp', 1, {}, { after: 'Postbacks' }),
+	]);
+	for (const n of wf.nodes) {
+		if (n.name === 'Trigger') {
+			n.webhookId = hookId;
+			n.credentials = { workplaceWebhookApi: credentials.secret, workplaceBotOAuth2Api: credentials.bot };
+		}
+		if (n.name.startsWith('Ask ')) n.credentials = { workplaceBotOAuth2Api: credentials.bot, workplaceWebhookApi: credentials.secret };
+	}
+	return wf;
+}
+
+type PushBody = { gid?: string; tid?: string; messages?: Array<{ type?: string; text?: string; template?: { text?: string; actions?: Array<{ type: string; label: string; data?: string }> } }> };
+
+async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Report> {
+	const sim = ctx.sim as unknown as Simulator;
+	const inst = findInstalled(TARGETS[ctx.target]);
+	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
+	const secret = ctx.sim.credentials.webhookSecret;
+	const secretCred = { id: await srv.createCredential('Workplace webhook secret (chat e2e)', 'workplaceWebhookApi', { secret }), name: 'Workplace webhook secret (chat e2e)' };
+	const botCred = {
+		id: await srv.createCredential('Workplace bot (chat e2e)', 'workplaceBotOAuth2Api', {
+			baseUrl: ctx.sim.url,
+			clientId: ctx.sim.credentials.botClientId,
+			clientSecret: ctx.sim.credentials.botClientSecret,
+		}),
+		name: 'Workplace bot (chat e2e)',
+	};
+	const hookId = randomUUID();
+	const workflowId = await srv.createActiveWorkflow('e2e in-chat approvals', approvalsWorkflow(hookId, { secret: secretCred, bot: botCred }));
+	const url = srv.webhookUrl(hookId, 'webhook');
+	await srv.waitForWebhook(url);
+	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
+
+	const checks: Check[] = [];
+	const lines: string[] = [];
+	const check = (what: string, ok: boolean) => checks.push({ what, ok });
+	const pushes = () => ctx.sim.log.find({ method: 'POST', path: PUSH }).map((r) => r.body as PushBody);
+	const textsIn = (gid: string, tid: string) =>
+		pushes()
+			.filter((b) => b.gid === gid && b.tid === tid && b.messages?.[0]?.type === 'text')
+			.map((b) => b.messages?.[0]?.text);
+	// Every execution of the workflow, whatever its status (without a status filter n8n 2 lists finished ones only).
+	const STATUSES = ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'];
+	const executions = async () => {
+		await sleep(1000);
+		return (await srv.server.executions({ workflowId, status: STATUSES }, 250)).results.length;
+	};
+	const status = async (id: string) => String((await srv.execution(id)).status);
+	const waitFor = async (id: string, wanted: string[], timeoutMs = 20_000) => {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const s = await status(id);
+			if (wanted.includes(s) || Date.now() > deadline) return s;
+			await sleep(200);
+		}
+	};
+	const after = async (id: string, nodeName: string) => {
+		const e = await srv.execution(id);
+		const data = parseExecutionData(inst, e.data) as { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
+		return (data?.resultData?.runData?.[nodeName] ?? []).flatMap((r) => r.data?.main?.[0] ?? []).map((i) => i.json);
+	};
+	/** Sends a message event (the question) and waits for the Send and Wait push; its tokens and execution. */
+	const ask = async (text: string, where: { groupId?: string; topicId?: string } = {}) => {
+		const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text, ...where })] }, { secret });
+		assert.equal(sent.status, 200, `the question "${text}" was answered ${sent.status} ${sent.body}`);
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const push = pushes().find((b) => b.messages?.[0]?.template?.text === text);
+			if (push) {
+				const actions = push.messages![0].template!.actions!;
+				const [approve, decline] = actions.map((a) => a.data ?? '');
+				const executionId = decodeAnswerToken(approve)!.executionId;
+				return { approve, decline, executionId, actions, push };
+			}
+			if (Date.now() > deadline) throw new Error(`no push for "${text}"`);
+			await sleep(100);
+		}
+	};
+	const tap = async (req: TapRequest): Promise<TapResult> => await sim.tap(req);
+
+	// 1. Direct chat: alice taps Approve.
+	const direct = await ask('direct Approve 120 EUR for the team lunch?');
+	check('direct: the buttons are postbacks', direct.actions.every((a) => a.type === 'postback' && decodeAnswerToken(a.data ?? '') !== undefined));
+	check(`direct: the token is compact (${direct.approve.length} characters)`, direct.approve.length <= 100);
+	check('direct: waiting after sending', (await waitFor(direct.executionId, ['waiting'])) === 'waiting');
+	let before = await executions();
+	const aliceTap = await tap({ ...messageOf(sim, direct.approve), label: 'Approve', user: 'alice' });
+	const directStatus = await waitFor(direct.executionId, ['success', 'error', 'crashed']);
+	const directAfter = await after(direct.executionId, 'After Alice');
+	lines.push(`direct: tap ${aliceTap.status} ${aliceTap.body}; execution ${directStatus}; next node got ${JSON.stringify(directAfter)}`);
+	check('direct: the tap is answered 200 and says resumed', aliceTap.status === 200 && /\(resumed\)/.test(aliceTap.body));
+	check('direct: the execution resumed and finished', directStatus === 'success');
+	const data = directAfter[0]?.data as Record<string, unknown> | undefined;
+	check(
+		'direct: the next node got approved, answeredBy alice, answeredAt the tap time, via chat',
+		directAfter.length === 1 &&
+			JSON.stringify(data) === JSON.stringify({ approved: true, answeredBy: { userId: alice._id, username: 'alice' }, answeredAt: aliceTap.event.timestamp, via: 'chat' }),
+	);
+	check('direct: the tap started no run', (await executions()) === before);
+	const aliceChat = SEED.directChats.alice;
+	check(`direct: "Approved by alice" posted in alice's chat (got ${JSON.stringify(textsIn(aliceChat.gid, aliceChat.tid))})`, textsIn(aliceChat.gid, aliceChat.tid).includes('Approved by alice'));
+
+	// 2. Group topic, alice and bob allowed: carol taps first, then bob declines.
+	const group = await ask('group Ship release 1.6 on Friday?', { groupId: project._id, topicId: release._id });
+	before = await executions();
+	const carolTap = await tap({ ...messageOf(sim, group.approve), label: 'Approve', user: 'carol' });
+	await sleep(1500);
+	const afterCarol = await status(group.executionId);
+	check(`group: carol's tap changes nothing, still waiting (${afterCarol})`, carolTap.status === 200 && afterCarol === 'waiting');
+	check(`group: the bot told carol in the topic (got ${JSON.stringify(textsIn(project._id, release._id))})`, textsIn(project._id, release._id).includes('carol may not answer this request.'));
+	const bobTap = await tap({ ...messageOf(sim, group.approve), label: 'Decline', user: 'bob' });
+	const groupStatus = await waitFor(group.executionId, ['success', 'error', 'crashed']);
+	const groupAfter = await after(group.executionId, 'After Release');
+	lines.push(`group: carol ${carolTap.body}; bob ${bobTap.body}; execution ${groupStatus}; next node got ${JSON.stringify(groupAfter)}`);
+	check(
+		'group: bob declined, the execution resumed once',
+		groupStatus === 'success' && groupAfter.length === 1 && JSON.stringify(groupAfter[0].data) === JSON.stringify({ approved: false, answeredBy: { userId: bob._id, username: 'bob' }, answeredAt: bobTap.event.timestamp, via: 'chat' }),
+	);
+	check('group: "Declined by bob" posted in the topic', textsIn(project._id, release._id).includes('Declined by bob'));
+	check('group: the taps started no run', (await executions()) === before);
+
+	// 3. A double tap: Approve twice at the same moment.
+	const double = await ask('direct Approve 45 EUR for books?');
+	before = await executions();
+	const repliesBefore = textsIn(aliceChat.gid, aliceChat.tid).length;
+	const [first, second] = await Promise.all([0, 1].map(() => tap({ ...messageOf(sim, double.approve), label: 'Approve', user: 'alice' })));
+	const doubleStatus = await waitFor(double.executionId, ['success', 'error', 'crashed']);
+	await sleep(1000);
+	const doubleAfter = await after(double.executionId, 'After Alice');
+	const doubleReplies = textsIn(aliceChat.gid, aliceChat.tid).slice(repliesBefore);
+	lines.push(`double tap: ${first.body} / ${second.body}; execution ${doubleStatus}; replies ${JSON.stringify(doubleReplies)}`);
+	check('double tap: resumed once', doubleStatus === 'success' && doubleAfter.length === 1 && (doubleAfter[0].data as { approved?: boolean }).approved === true);
+	check(
+		`double tap: one confirmation, and the other tap told it no longer waits or was answered (got ${JSON.stringify(doubleReplies)})`,
+		doubleReplies.filter((t) => t === 'Approved by alice').length === 1 &&
+			doubleReplies.length === 2 &&
+			doubleReplies.some((t) => t === NOT_WAITING || t === 'This request was already answered.'),
+	);
+	check('double tap: no run started', (await executions()) === before);
+
+	// 4. Refused taps on a fresh waiting execution: a bad signature, a token moved to it from another
+	// execution; then a tap on the first message, which no longer waits.
+	const target = await ask('direct Approve 300 EUR for a monitor?');
+	const other = await ask('direct Approve 20 EUR for coffee?');
+	before = await executions();
+	const badSignature = await tap({ ...messageOf(sim, target.approve), label: 'Approve', user: 'alice', secret: 'not the secret' });
+	const moved = encodeAnswerToken({ ...decodeAnswerToken(other.approve)!, executionId: target.executionId });
+	const movedTap = await sendWebhook(url, { kind: 'bot', events: [postbackEvent({ data: moved, userId: alice._id, username: 'alice' })] }, { secret });
+	const lateRepliesBefore = textsIn(aliceChat.gid, aliceChat.tid).length;
+	const late = await tap({ ...messageOf(sim, direct.approve), label: 'Decline', user: 'alice' });
+	await sleep(1500);
+	const lateReplies = textsIn(aliceChat.gid, aliceChat.tid).slice(lateRepliesBefore);
+	lines.push(`refused: bad signature ${badSignature.status}; moved token ${movedTap.status} ${movedTap.body}; late tap ${late.status} ${late.body}, replies ${JSON.stringify(lateReplies)}`);
+	check('bad signature: 401', badSignature.status === 401);
+	check('moved token: answered 200 without a resume', movedTap.status === 200 && /\(refused\)/.test(movedTap.body));
+	check('late tap: answered 200, not resumed', late.status === 200 && /\(notWaiting\)/.test(late.body));
+	check(`late tap: told it no longer waits (got ${JSON.stringify(lateReplies)})`, JSON.stringify(lateReplies) === JSON.stringify([NOT_WAITING]));
+	check('refused taps: still waiting', (await status(target.executionId)) === 'waiting' && (await status(other.executionId)) === 'waiting');
+	check('refused taps: the first execution is unchanged', JSON.stringify(await after(direct.executionId, 'After Alice')) === JSON.stringify(directAfter));
+	check('refused taps: no run started', (await executions()) === before);
+
+	// 5. An ordinary postback starts its run.
+	before = await executions();
+	const ordinary = await sendWebhook(url, { kind: 'bot', events: [postbackEvent({ data: 'action=lunch&id=7' })] }, { secret });
+	const afterOrdinary = await executions();
+	lines.push(`ordinary postback: ${ordinary.status} ${ordinary.body}; executions +${afterOrdinary - before}`);
+	check('ordinary postback: one run', ordinary.status === 200 && afterOrdinary - before === 1);
+	return { checks, lines };
+}
+
+/** The message (thread and id) whose buttons carry this token, as a tap names it. */
+function messageOf(sim: Simulator, token: string): { messageId: string } {
+	const found = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(token));
+	if (!found) throw new Error('no sent message carries the token');
+	return { messageId: found.id };
+}
+
+export const scenario = triggerServerScenario({
+	name: 'send-and-wait in chat: Workplace Trigger -> Send and Wait (Answer In: Chat), answered by taps on postback buttons (n8n start)',
+	placeholderNote: 'the in-chat approval cases run in before()',
+	run: runCases,
+	check(report, ctx) {
+		process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] in-chat approvals:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
+		for (const c of report.checks) assert.ok(c.ok, c.what);
+	},
+});
