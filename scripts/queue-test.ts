@@ -24,6 +24,11 @@
  *    production webhooks) does not serve the link. Double clicks, the Approve link of a fresh
  *    waiting execution sent twice at the same moment: through nginx one resume each; straight to
  *    both webhook processes (measured, not a promise) the resumes are counted and printed.
+ * 5. Send and wait answered in the chat: Workplace Trigger (through nginx) -> Send and Wait (Answer
+ *    In: Chat). alice's tap reaches the trigger on a webhook process, which posts it to the resume
+ *    URL through nginx (the option Resume Base URL, with the public host n8n signs): one resume on
+ *    a worker, the next node gets who answered, the confirmation is posted once; a second tap
+ *    resumes nothing and is told the request no longer waits. Times from tap to finished are printed.
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -46,6 +51,8 @@ import {
 } from '../test/e2e/scenarios/trigger-memory';
 import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
+import { approvalsWorkflow } from '../test/e2e/scenarios/send-and-wait-chat';
+import { decodeAnswerToken } from '../nodes/shared/inChatAnswer';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
@@ -452,6 +459,85 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	assert.ok(unrouted.every((n) => n >= 1 && n <= 2), `resumes per unrouted double click: ${unrouted.join(', ')}`);
 }
 
+const IN_CHAT_TAPS = 5;
+
+async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
+	const secret = sim.credentials.webhookSecret;
+	const secretCred = { id: await createCredentialIn(cluster.main, 'Workplace webhook secret (queue chat)', 'workplaceWebhookApi', { secret }), name: 'Workplace webhook secret (queue chat)' };
+	const botCred = {
+		id: await restCredential(cluster, 'Workplace Bot (queue chat)', 'workplaceBotOAuth2Api', {
+			baseUrl: sim.url,
+			clientId: sim.credentials.botClientId,
+			clientSecret: sim.credentials.botClientSecret,
+		}).then((c) => c.id),
+		name: 'Workplace Bot (queue chat)',
+	};
+	const hook = randomUUID();
+	// The public URL (WEBHOOK_URL) does not resolve here: taps go to nginx, with the public host.
+	const workflow = approvalsWorkflow(hook, { secret: secretCred, bot: botCred }, { resumeBaseUrl: `${cluster.nginx.url}/webhook-waiting` });
+	const workflowId = await createActiveWorkflowIn(cluster.main, 'queue: in-chat approvals', workflow);
+	const url = cluster.webhookUrl(hook, 'webhook');
+	await waitForTriggerWebhook(url);
+	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
+	const statusNow = async (executionId: string) => (await cluster.main.rest<{ status: string }>('GET', `/executions/${executionId}`)).status;
+	const statusOf = async (executionId: string, want: string[]) => {
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const status = await statusNow(executionId);
+			if (want.includes(status) || Date.now() > deadline) return status;
+			await sleep(100);
+		}
+	};
+	const jobsOf = (executionId: string) =>
+		cluster.workers.reduce((n, w) => n + (w.output().match(new RegExp(`Worker started execution ${executionId} \\(`, 'g'))?.length ?? 0), 0);
+	const aliceChat = SEED.directChats.alice;
+	const replies = () =>
+		sim.log
+			.find({ method: 'POST', path: '/bot/v2/message/push' })
+			.map((r) => r.body as { gid?: string; messages?: Array<{ type?: string; text?: string }> })
+			.filter((b) => b.gid === aliceChat.gid && b.messages?.[0]?.type === 'text')
+			.map((b) => b.messages?.[0]?.text);
+
+	const times: number[] = [];
+	for (let i = 0; i < IN_CHAT_TAPS; i++) {
+		const question = `direct Approve queue expense ${i + 1}?`;
+		const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text: question })] }, { secret });
+		assert.equal(sent.status, 200, `the question was answered ${sent.status} ${sent.body}`);
+		const template = await pushedTemplate(sim.log, question, 60_000);
+		const data = (template.actions[0] as unknown as { data: string }).data;
+		const executionId = decodeAnswerToken(data)?.executionId ?? '';
+		assert.equal(await statusOf(executionId, ['waiting']), 'waiting', 'the execution waits for the answer');
+		const repliesBefore = replies().length;
+		const message = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(data));
+		const started = Date.now();
+		const tap = await sim.tap({ messageId: message?.id, label: 'Approve', user: 'alice' });
+		const final = await statusOf(executionId, ['success', 'error', 'crashed']);
+		times.push(Date.now() - started);
+		const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
+		const after = nodeRun(inst, full, 'After Alice')?.data?.main?.[0]?.map((item) => item.json);
+		const again = await sim.tap({ messageId: message?.id, label: 'Decline', user: 'alice' });
+		await sleep(2_000);
+		const jobs = jobsOf(executionId);
+		const posted = replies().slice(repliesBefore);
+		if (i === 0 || verbose) {
+			lines.push(`send and wait in chat through nginx: tap ${tap.status} ${tap.body}; execution ${executionId} ${final}, next node got ${JSON.stringify(after)}; ` +
+				`second tap ${again.status} ${again.body}; worker jobs ${jobs} (run + resume); posted ${JSON.stringify(posted)}`);
+		}
+		assert.equal(tap.status, 200, 'the tap through nginx');
+		assert.match(tap.body, /\(resumed\)/, 'the trigger handed the tap on and the execution resumed');
+		assert.equal(final, 'success', 'the execution after the tap');
+		assert.deepEqual(after, [{ data: { approved: true, answeredBy: { userId: SEED.users.alice._id, username: 'alice' }, answeredAt: tap.event.timestamp, via: 'chat' } }], 'what the next node got');
+		assert.match(again.body, /\(notWaiting\)/, 'the second tap resumes nothing');
+		assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
+		assert.deepEqual(posted, ['Approved by alice', 'This request is no longer waiting for an answer.'], 'what the bot posted');
+	}
+	const sorted = [...times].sort((a, b) => a - b);
+	lines.push(`send and wait in chat: ${IN_CHAT_TAPS} taps through nginx, each resumed once; tap to execution finished ${sorted.map((t) => `${t} ms`).join(', ')} (median ${sorted[Math.floor(sorted.length / 2)]} ms)`);
+	const runs = (await cluster.main.executions({ workflowId, status: ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'] }, 100)).results.length;
+	lines.push(`send and wait in chat: ${runs} executions recorded for ${IN_CHAT_TAPS} questions and ${IN_CHAT_TAPS * 2} taps`);
+	assert.equal(runs, IN_CHAT_TAPS, 'the taps started no run');
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
@@ -483,6 +569,7 @@ async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
 		await phase('binary data', () => binaryPhase(cluster!, inst, sim!, lines));
 		await phase('trigger', () => triggerPhases(cluster!, sim!, lines));
 		await phase('send and wait', () => sendAndWaitPhase(cluster!, inst, sim!, lines));
+		await phase('in-chat answers', () => inChatPhase(cluster!, inst, sim!, lines));
 		return { target: id, ok: true, lines, durationMs: Date.now() - started };
 	} catch (e) {
 		const outputs = cluster ? clusterOutputTails(cluster) : '';

@@ -30,12 +30,8 @@ export function isAnswerEvent(event: IDataObject): boolean {
 	return event.type === 'postback' && isPlainObject(event.postback) && isAnswerData(event.postback.data);
 }
 
-/**
- * n8n's base URL of waiting executions: the trigger option, else this trigger's own webhook URL
- * with its last part (`/webhook/<id>/webhook`, or `/webhook-test/...`) made `/webhook-waiting`.
- */
-export function waitingBaseUrl(ctx: IWebhookFunctions, override: unknown): string | undefined {
-	if (typeof override === 'string' && override.trim() !== '') return override.trim().replace(/\/+$/, '');
+/** n8n's address of waiting executions, as the trigger derives it from its own webhook URL. */
+function derivedWaitingBaseUrl(ctx: IWebhookFunctions): string | undefined {
 	const own = ctx.getNodeWebhookUrl('default');
 	if (!own) return undefined;
 	const url = new URL(own);
@@ -44,6 +40,26 @@ export function waitingBaseUrl(ctx: IWebhookFunctions, override: unknown): strin
 	const suffix = `/${webhookId ?? ''}/webhook`;
 	path = webhookId && path.endsWith(suffix) ? path.slice(0, -suffix.length) : path.replace(/\/[^/]*\/webhook$/, '');
 	return `${url.origin}${path.replace(/\/[^/]*$/, '')}/webhook-waiting`;
+}
+
+/**
+ * Where to post a tap: n8n's base URL of waiting executions, i.e. the trigger option, else this
+ * trigger's own webhook URL with its last part (`/webhook/<id>/webhook`, or `/webhook-test/...`)
+ * made `/webhook-waiting`. With the option set, `host` is the public host n8n's URLs carry: n8n
+ * 1.x signs resume URLs with it and checks the Host header of the request against it.
+ */
+export function waitingBase(ctx: IWebhookFunctions, override: unknown): { url: string; host?: string } | undefined {
+	const derived = derivedWaitingBaseUrl(ctx);
+	if (typeof override !== 'string' || override.trim() === '') return derived ? { url: derived } : undefined;
+	const url = override.trim().replace(/\/+$/, '');
+	let given: URL;
+	try {
+		given = new URL(url);
+	} catch {
+		return undefined;
+	}
+	const host = derived ? new URL(derived).host : undefined;
+	return { url, host: host && host !== given.host ? host : undefined };
 }
 
 type Forwarded =
@@ -56,7 +72,7 @@ type Forwarded =
 /** One forward at a time per message (execution, node, nonce) in this process: the first answer wins. */
 const queues = processMap<string, Promise<unknown>>();
 
-async function forward(ctx: IWebhookFunctions, url: string, raw: Buffer, signature: string): Promise<Forwarded> {
+async function forward(ctx: IWebhookFunctions, url: string, host: string | undefined, raw: Buffer, signature: string): Promise<Forwarded> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url,
@@ -65,7 +81,7 @@ async function forward(ctx: IWebhookFunctions, url: string, raw: Buffer, signatu
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: FORWARD_TIMEOUT_MS,
-		headers: { 'user-agent': 'n8n-nodes-workplace (Workplace Trigger)' },
+		headers: { 'user-agent': 'n8n-nodes-workplace (Workplace Trigger)', ...(host ? { host } : {}) },
 	};
 	let response: { statusCode: number; body: unknown };
 	try {
@@ -116,14 +132,18 @@ export async function handleAnswer(
 ): Promise<AnswerResult> {
 	const data = (event.postback as IDataObject).data as string;
 	const token = decodeAnswerToken(data);
-	const base = waitingBaseUrl(ctx, resumeBaseUrl);
-	if (!token || !base) {
+	const base = waitingBase(ctx, resumeBaseUrl);
+	if (!token) {
 		logTrigger(ctx, 'warn', 'a tap on an in-chat answer button carried a malformed answer token; nothing was resumed.');
 		return { outcome: 'malformed' };
 	}
+	if (!base) {
+		logTrigger(ctx, 'error', `a tap on an in-chat answer button could not be handed to execution ${token.executionId}: the option Resume Base URL is not a URL.`);
+		return { outcome: 'failed' };
+	}
 	const target = `${token.executionId}:${token.nodeId}:${token.nonce}`;
 	const before = queues.get(target) ?? Promise.resolve();
-	const turn = before.then(async () => await forward(ctx, resumeUrlOf(base, token), raw, signature));
+	const turn = before.then(async () => await forward(ctx, resumeUrlOf(base.url, token), base.host, raw, signature));
 	const settled = turn.catch(() => undefined);
 	queues.set(target, settled);
 	void settled.then(() => {

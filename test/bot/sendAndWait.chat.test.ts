@@ -11,6 +11,7 @@ import { SEED, postbackEvent, prepareTap, signBody } from '../../simulator';
 import type { LoggedRequest } from '../../simulator';
 import { decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/inChatAnswer';
 import { NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/answers';
+import { ENGINE_INSTANCE_BASE_URL } from '../helpers/engine-additional-data';
 import { useSimulator } from '../helpers/simulator';
 import { callWaitingWebhook, storedExecution } from '../helpers/waiting';
 import type { WaitingRoute } from '../helpers/waiting-route';
@@ -222,6 +223,8 @@ describe('the Workplace Trigger hands taps to the waiting execution', () => {
 		expect(forward.path).toBe(`/webhook-waiting/${run.executionId}/${token.nodeId}`);
 		expect(forward.query).toEqual({ nonce: token.nonce, answer: 'a', via: 'chat', signature: token.signature });
 		expect(forward.headers['content-type']).toMatch(/^application\/json/);
+		// Posted to the Resume Base URL with the host n8n's own URLs carry (n8n 1.x checks it).
+		expect(forward.headers.host).toBe(new URL(ENGINE_INSTANCE_BASE_URL).host);
 		expect(forward.body).toEqual({ delivery: Buffer.from(raw).toString('base64'), signature });
 		expect(route.resumed).toEqual([run.executionId]);
 		expect(route.outcomes[0].items[0].json.data).toEqual({

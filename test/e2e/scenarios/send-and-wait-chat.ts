@@ -53,7 +53,15 @@ function filter(name: string, left: string, right: string, after: string) {
 	);
 }
 
-function approvalsWorkflow(hookId: string, credentials: { secret: { id: string; name: string }; bot: { id: string; name: string } }): WorkflowJson {
+/**
+ * The bot's event workflow: Trigger -> "direct …" messages ask alice in her direct chat, "group …"
+ * messages ask the release topic (alice and bob may answer), ordinary postbacks run "Got Postback".
+ */
+export function approvalsWorkflow(
+	hookId: string,
+	credentials: { secret: { id: string; name: string }; bot: { id: string; name: string } },
+	triggerOptions: Record<string, unknown> = {},
+): WorkflowJson {
 	const ask = (name: string, target: Record<string, unknown>, after: string) =>
 		node(
 			name,
@@ -71,7 +79,7 @@ function approvalsWorkflow(hookId: string, credentials: { secret: { id: string; 
 			{ after },
 		);
 	const wf = chain([
-		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1, { verification: 'secret', events: ['message', 'postback'], options: {} }, { after: [] }),
+		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1, { verification: 'secret', events: ['message', 'postback'], options: triggerOptions }, { after: [] }),
 		filter('Direct', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:direct', 'Trigger'),
 		ask('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
 		node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),
@@ -125,7 +133,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	const STATUSES = ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'];
 	const executions = async () => {
 		await sleep(1000);
-		return (await srv.server.executions({ workflowId, status: STATUSES }, 250)).results.length;
+		return (await srv.server.executions({ workflowId, status: STATUSES }, 100)).results.length;
 	};
 	const status = async (id: string) => String((await srv.execution(id)).status);
 	const waitFor = async (id: string, wanted: string[], timeoutMs = 20_000) => {
