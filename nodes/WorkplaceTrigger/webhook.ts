@@ -5,7 +5,8 @@ import { downloadPicture } from '../shared/transport/botApi';
 import { handRetryPolicy } from '../shared/transport/retryPolicy';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
-import type { BotDelivery } from './delivery';
+import type { BotDelivery } from '../shared/delivery';
+import { parseDelivery } from '../shared/delivery';
 import type { SignatureCheck } from '../shared/signature';
 import { checkSignature } from '../shared/signature';
 import { PICTURE_TIMEOUT_SECONDS } from './description';
@@ -23,7 +24,6 @@ import {
 	botEventKey,
 	chatOf,
 	isSelected,
-	parseDelivery,
 	splitIds,
 	userEventKey,
 	userEventValue,

@@ -17,7 +17,7 @@ import type { Answerer, AnswerOutcome, AnswerReply } from '../../../../shared/in
 import { encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
-import { parseDelivery } from '../../../../WorkplaceTrigger/delivery';
+import { parseDelivery } from '../../../../shared/delivery';
 import { DEFAULT_CHAT_TEXTS } from './description';
 
 function respond(ctx: IWebhookFunctions, status: number, outcome: AnswerOutcome, message: string, reply = ''): IWebhookResponseData {
