@@ -328,7 +328,7 @@ async function runBrowser(browser: Browser, instance: Instance, outDir: string):
 				);
 				// Each node ships one version, 1: the panel adds that one.
 				check(/ node version 1(?![.\d])/.test(ndv.nodeVersion) && ndv.nodeVersion.startsWith(`${node.displayName} node version`), `node "${ndv.nodeVersion}"`, ndv.nodeVersion);
-				check(ndv.credential === node.credential, `credential "${node.credential}" selected`, ndv.credential);
+				check(ndv.credential === node.credential, `credential "${node.credential}" selected`, ndv.credentials);
 				const missing = node.parameters.filter((p) => !ndv.parameters.includes(p));
 				check(missing.length === 0, `parameters shown: ${ndv.parameters.join(', ')}`, { missing });
 				for (const [parameter, value] of Object.entries(node.fill ?? {})) await fillParameter(page, parameter, value);

@@ -29,6 +29,8 @@
  *    URL through nginx (the option Resume Base URL, with the public host n8n signs): one resume on
  *    a worker, the next node gets who answered, the confirmation is posted once; a second tap
  *    resumes nothing and is told the request no longer waits. Times from tap to finished are printed.
+ *    Double taps straight to both webhook processes (bypassing the trigger's routing): one resume
+ *    each, since both triggers post to the resume URL through nginx.
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -460,6 +462,7 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 }
 
 const IN_CHAT_TAPS = 5;
+const IN_CHAT_DOUBLE_TAPS = 3;
 
 async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
 	const secret = sim.credentials.webhookSecret;
@@ -531,11 +534,38 @@ async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 		assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
 		assert.deepEqual(posted, ['Approved by alice', 'This request is no longer waiting for an answer.'], 'what the bot posted');
 	}
+	// Double taps that bypass the trigger's routing: each tap straight to another webhook process.
+	// Both triggers post to the resume URL through nginx, which sends one execution's URLs to one
+	// webhook process: the waiting node there takes the first answer.
+	const doubleTaps: string[] = [];
+	for (let i = 0; i < IN_CHAT_DOUBLE_TAPS; i++) {
+		const question = `direct Approve queue double tap ${i + 1}?`;
+		await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text: question })] }, { secret });
+		const template = await pushedTemplate(sim.log, question, 60_000);
+		const data = (template.actions[0] as unknown as { data: string }).data;
+		const executionId = decodeAnswerToken(data)?.executionId ?? '';
+		await statusOf(executionId, ['waiting']);
+		const message = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(data));
+		const repliesBefore = replies().length;
+		const taps = await Promise.all(
+			cluster.webhookProcesses.map((_, p) => sim.tap({ messageId: message?.id, label: 'Approve', user: 'alice', webhookUrl: cluster.directWebhookUrl(p, hook, 'webhook') })),
+		);
+		const final = await statusOf(executionId, ['success', 'error', 'crashed']);
+		await sleep(2_000);
+		const jobs = jobsOf(executionId);
+		const posted = replies().slice(repliesBefore);
+		doubleTaps.push(`${final}, ${jobs - 1} resume(s), outcomes ${taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? t.status).join(' + ')}, posted ${JSON.stringify(posted)}`);
+		assert.equal(jobs, 2, `double tap ${i + 1}: one resume (worker jobs: the run and one resume)`);
+		assert.equal(posted.filter((t) => t === 'Approved by alice').length, 1, `double tap ${i + 1}: one confirmation`);
+	}
+	lines.push(`send and wait in chat, ${IN_CHAT_DOUBLE_TAPS} double taps straight to both webhook processes: ${doubleTaps.join('; ')}`);
+
 	const sorted = [...times].sort((a, b) => a - b);
 	lines.push(`send and wait in chat: ${IN_CHAT_TAPS} taps through nginx, each resumed once; tap to execution finished ${sorted.map((t) => `${t} ms`).join(', ')} (median ${sorted[Math.floor(sorted.length / 2)]} ms)`);
 	const runs = (await cluster.main.executions({ workflowId, status: ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'] }, 100)).results.length;
-	lines.push(`send and wait in chat: ${runs} executions recorded for ${IN_CHAT_TAPS} questions and ${IN_CHAT_TAPS * 2} taps`);
-	assert.equal(runs, IN_CHAT_TAPS, 'the taps started no run');
+	const questions = IN_CHAT_TAPS + IN_CHAT_DOUBLE_TAPS;
+	lines.push(`send and wait in chat: ${runs} executions recorded for ${questions} questions and ${questions * 2} taps`);
+	assert.equal(runs, questions, 'the taps started no run');
 }
 
 // ---------------------------------------------------------------------------------------------

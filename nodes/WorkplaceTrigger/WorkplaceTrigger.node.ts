@@ -38,10 +38,12 @@ export class WorkplaceTrigger implements INodeType {
 			},
 			{
 				// Downloads pictures (Download Images) and posts the replies to in-chat answers of
-				// Send and Wait; a trigger for user events only needs none.
+				// Send and Wait. Shown on request only: n8n's editor fills a new node's credentials
+				// itself only where one is shown, and the webhook secret must be that one.
 				name: 'workplaceBotOAuth2Api',
-				required: false,
+				required: true,
 				testedBy: 'testBotCredential',
+				displayOptions: { show: { useBotCredential: [true] } },
 			},
 		],
 		webhooks: [

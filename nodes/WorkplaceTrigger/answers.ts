@@ -99,8 +99,8 @@ async function forward(ctx: IWebhookFunctions, url: string, host: string | undef
 
 async function postReply(ctx: IWebhookFunctions, event: IDataObject, text: string): Promise<void> {
 	if (text.trim() === '') return;
-	if (!ctx.getNode().credentials?.workplaceBotOAuth2Api) {
-		logTrigger(ctx, 'warn', `an in-chat answer needed a reply ("${text}") but no Workplace Bot credential is selected in the trigger, so none was posted.`);
+	if (ctx.getNodeParameter('useBotCredential', false) !== true || !ctx.getNode().credentials?.workplaceBotOAuth2Api) {
+		logTrigger(ctx, 'warn', `an in-chat answer needed a reply ("${text}") but the trigger has no Workplace Bot credential ("Use Bot Credential"), so none was posted.`);
 		return;
 	}
 	const { groupId, topicId } = chatOf(event);

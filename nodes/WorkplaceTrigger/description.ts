@@ -72,12 +72,21 @@ export const triggerProperties: INodeProperties[] = [
 			'Which deliveries start the workflow. A bot delivery gives one item per selected event; a user delivery gives one item.',
 	},
 	{
+		displayName: 'Use Bot Credential',
+		name: 'useBotCredential',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether the trigger uses a Workplace Bot credential: to download the pictures of message events, and to post the confirmations and replies of approvals answered in the chat (Send and Wait for Response, Answer In: Chat)',
+	},
+	{
 		displayName: 'Download Images',
 		name: 'downloadImages',
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to fetch the picture of message events carrying a pictureId through the bot API into a binary property (with the Workplace Bot credential above)',
+			'Whether to fetch the picture of message events carrying a pictureId through the bot API into a binary property',
+		displayOptions: { show: { useBotCredential: [true] } },
 	},
 	{
 		displayName: 'Image Size',
@@ -85,7 +94,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		options: PICTURE_SIZE_OPTIONS,
 		default: 'medium',
-		displayOptions: { show: { downloadImages: [true] } },
+		displayOptions: { show: { useBotCredential: [true], downloadImages: [true] } },
 	},
 	{
 		displayName: 'Put Image in Field',
@@ -94,7 +103,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		description: 'Name of the binary property the picture is written to',
-		displayOptions: { show: { downloadImages: [true] } },
+		displayOptions: { show: { useBotCredential: [true], downloadImages: [true] } },
 	},
 	{
 		displayName: 'Image Download Timeout (Seconds)',
@@ -104,7 +113,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: PICTURE_TIMEOUT_SECONDS,
 		description:
 			'How long the download of a picture may go without receiving a byte. The platform waits for the answer meanwhile: keep it well under its patience. A delivery whose picture fails is answered with an error and starts no run, so the platform can send it again.',
-		displayOptions: { show: { downloadImages: [true] } },
+		displayOptions: { show: { useBotCredential: [true], downloadImages: [true] } },
 	},
 	optionsCollection([
 		{

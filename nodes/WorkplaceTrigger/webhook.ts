@@ -32,7 +32,7 @@ import {
 const RECENT_EVENTS_FIELD = 'recentEventKeys';
 
 const MISSING_BOT_CREDENTIAL =
-	'Download Images is on but no Workplace Bot credential is selected in the Workplace Trigger; select one, or turn Download Images off';
+	'Download Images is on but no Workplace Bot credential is selected in the Workplace Trigger; select one under "Use Bot Credential", or turn Download Images off';
 const DIRECT_CHATS_FIELD = 'directChatGroupIds';
 
 interface TriggerOptions {

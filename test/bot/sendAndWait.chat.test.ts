@@ -75,7 +75,7 @@ function urlOf(data: string): string {
 
 function trigger(route: WaitingRoute, extra: IDataObject = {}) {
 	return new TriggerBed({
-		parameters: { verification: 'secret', events: ['message', 'postback'], options: { resumeBaseUrl: route.url }, ...extra },
+		parameters: { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, options: { resumeBaseUrl: route.url }, ...extra },
 		credentials: { workplaceWebhookApi: { secret: SECRET }, ...botCredentials(sim) },
 	});
 }

@@ -132,7 +132,10 @@ export interface NdvInfo {
 	title: string;
 	/** Text of the Settings tab's version line, e.g. "Workplace Knowledge node version 1 (Latest)". */
 	nodeVersion: string;
+	/** The first credential selected (a node may show several selectors, e.g. an optional one left empty). */
 	credential: string;
+	/** Every credential selector's value, in the order shown ('' when empty). */
+	credentials: string[];
 	/** Names of the parameters shown (from their `parameter-input-<name>` test ids). */
 	parameters: string[];
 }
@@ -142,8 +145,10 @@ export async function readNdv(page: Page): Promise<NdvInfo> {
 	const title = (await ndv.getByTestId('node-title-container').innerText()).trim();
 	const version = ndv.getByTestId('node-version');
 	const nodeVersion = (await version.count()) ? ((await version.first().textContent()) ?? '').replace(/\s+/g, ' ').trim() : '';
-	const credSelect = ndv.getByTestId('node-credentials-select').locator('input').first();
-	const credential = (await credSelect.count()) ? await credSelect.inputValue() : '';
+	const credSelects = ndv.getByTestId('node-credentials-select').locator('input');
+	const credentials: string[] = [];
+	for (let i = 0; i < (await credSelects.count()); i++) credentials.push(await credSelects.nth(i).inputValue());
+	const credential = credentials.find((c) => c !== '') ?? '';
 	const parameters = await ndv
 		.getByTestId('node-parameters')
 		.locator('[data-test-id^="parameter-input-"]')
@@ -152,7 +157,7 @@ export async function readNdv(page: Page): Promise<NdvInfo> {
 				els.map((e) => (e.getAttribute('data-test-id') ?? '').replace(/^parameter-input-/, '')).filter((n) => n && n !== 'field'),
 			),
 		]);
-	return { title, nodeVersion, credential, parameters };
+	return { title, nodeVersion, credential, credentials, parameters };
 }
 
 /**

@@ -161,7 +161,7 @@ async function runEverything(): Promise<void> {
 	// Trigger: accepted, refused (wrong secret), picture download with the bot credential, failing picture.
 	await TriggerBed.init();
 	const bed = new TriggerBed({
-		parameters: { verification: 'secret', events: ['*'], downloadImages: true, imageSize: 'small' },
+		parameters: { verification: 'secret', events: ['*'], useBotCredential: true, downloadImages: true, imageSize: 'small' },
 		credentials: { workplaceWebhookApi: { secret: WEBHOOK_SECRET }, ...c.bot },
 	});
 	const deliveries: Array<[string, object, string]> = [

@@ -747,7 +747,7 @@ describe('download images', () => {
 
 	function imageBed(parameters: IDataObject = {}) {
 		return signedBed(
-			{ downloadImages: true, imageSize: 'small', ...parameters },
+			{ useBotCredential: true, downloadImages: true, imageSize: 'small', ...parameters },
 			{
 				credentials: {
 					workplaceWebhookApi: { secret: SECRET },
@@ -862,7 +862,7 @@ describe('download images', () => {
 });
 
 describe('description', () => {
-	test('trigger conventions: POST webhook, no inputs; the secret when verifying, the bot credential optional', () => {
+	test('trigger conventions: POST webhook, no inputs; the secret when verifying, the bot credential on request', () => {
 		const { description } = signedBed().nodeType();
 		expect(description.group).toEqual(['trigger']);
 		expect(description.inputs).toEqual([]);
@@ -871,7 +871,7 @@ describe('description', () => {
 		]);
 		expect(description.credentials).toEqual([
 			expect.objectContaining({ name: 'workplaceWebhookApi', displayOptions: { show: { verification: ['secret'] } } }),
-			{ name: 'workplaceBotOAuth2Api', required: false, testedBy: 'testBotCredential' },
+			{ name: 'workplaceBotOAuth2Api', required: true, testedBy: 'testBotCredential', displayOptions: { show: { useBotCredential: [true] } } },
 		]);
 		expect(botEnvelope(messageEvent()).events).toHaveLength(1);
 	});

@@ -189,7 +189,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 		'e2e trigger: images',
 		triggerWorkflow(
 			imageHook,
-			{ verification: 'secret', events: ['message'], downloadImages: true, imageSize: 'small' },
+			{ verification: 'secret', events: ['message'], useBotCredential: true, downloadImages: true, imageSize: 'small' },
 			{
 				workplaceWebhookApi: { id: secretId, name: 'Workplace webhook secret (e2e)' },
 				workplaceBotOAuth2Api: { id: botId, name: 'Workplace bot (e2e)' },
@@ -227,7 +227,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 		'e2e trigger: stalled picture',
 		triggerWorkflow(
 			stallHook,
-			{ verification: 'secret', events: ['message'], downloadImages: true, imageTimeout: 2 },
+			{ verification: 'secret', events: ['message'], useBotCredential: true, downloadImages: true, imageTimeout: 2 },
 			{
 				workplaceWebhookApi: { id: secretId, name: 'Workplace webhook secret (e2e)' },
 				workplaceBotOAuth2Api: { id: botId, name: 'Workplace bot (e2e)' },

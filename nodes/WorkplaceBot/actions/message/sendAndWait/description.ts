@@ -261,7 +261,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 	),
 	{
 		displayName:
-			"In-chat answers reach this node through the Workplace Trigger that receives the bot's events: keep that trigger's workflow active, with Signature Verification \"Webhook Secret\" and a Workplace Bot credential (it posts the confirmations and replies), and select here the Workplace Webhook API credential holding the same secret.",
+			"In-chat answers reach this node through the Workplace Trigger that receives the bot's events: keep that trigger's workflow active, with Signature Verification \"Webhook Secret\" and Use Bot Credential on (its bot posts the confirmations and replies), and select here the Workplace Webhook API credential holding the same secret.",
 		name: 'inChatNotice',
 		type: 'notice',
 		default: '',
