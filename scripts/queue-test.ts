@@ -348,6 +348,26 @@ function pageKind(p: Answer): string {
 	return `${p.status} ${p.text.replace(/\s+/g, ' ').slice(0, 80)}`;
 }
 
+/** The execution's status as the main process reports it. */
+async function statusNow(cluster: QueueCluster, executionId: string): Promise<string> {
+	return (await cluster.main.rest<{ status: string }>('GET', `/executions/${executionId}`)).status;
+}
+
+/** Polls the execution until it has one of the statuses (or 60 s); returns the last status. */
+async function statusOf(cluster: QueueCluster, executionId: string, want: string[], pollMs = 200): Promise<string> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const status = await statusNow(cluster, executionId);
+		if (want.includes(status) || Date.now() > deadline) return status;
+		await sleep(pollMs);
+	}
+}
+
+/** How many jobs the workers started for the execution (its first run, then one per resume). */
+function jobsOf(cluster: QueueCluster, executionId: string): number {
+	return cluster.workers.reduce((n, w) => n + (w.output().match(new RegExp(`Worker started execution ${executionId} \\(`, 'g'))?.length ?? 0), 0);
+}
+
 async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
 	const credential = await restCredential(cluster, 'Workplace Bot (queue send and wait)', 'workplaceBotOAuth2Api', {
 		baseUrl: sim.url,
@@ -371,36 +391,23 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 		assert.equal(answer.status, 200, `webhook answered ${answer.status}: ${answer.text}`);
 		const [approve, decline] = (await pushedTemplate(sim.log, message, 60_000)).actions;
 		const executionId = executionIdOf(approve.linkUri);
-		await statusOf(executionId, ['waiting']);
+		await statusOf(cluster, executionId, ['waiting']);
 		return { executionId, approve: approve.linkUri, decline: decline.linkUri };
-	};
-	const statusNow = async (executionId: string) => (await cluster.main.rest<{ status: string }>('GET', `/executions/${executionId}`)).status;
-	/** Polls the execution until it has one of the statuses (or 60 s); returns the last status. */
-	const statusOf = async (executionId: string, want: string[]) => {
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const status = await statusNow(executionId);
-			if (want.includes(status) || Date.now() > deadline) return status;
-			await sleep(200);
-		}
 	};
 	const afterItems = async (executionId: string) => {
 		const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
 		return nodeRun(inst, full, 'After')?.data?.main?.[0]?.map((i) => i.json);
 	};
-	/** How many jobs the workers started for the execution (its first run, then one per resume). */
-	const jobsOf = (executionId: string) =>
-		cluster.workers.reduce((n, w) => n + (w.output().match(new RegExp(`Worker started execution ${executionId} \\(`, 'g'))?.length ?? 0), 0);
 	/** Waits until the workers' job count for the execution stayed the same for 3 s. */
 	const settledJobs = async (executionId: string) => {
 		let last = -1;
 		let since = Date.now();
 		for (;;) {
-			const n = jobsOf(executionId);
+			const n = jobsOf(cluster, executionId);
 			if (n !== last) {
 				last = n;
 				since = Date.now();
-			} else if (Date.now() - since >= 3_000 && !['new', 'running'].includes(await statusNow(executionId))) {
+			} else if (Date.now() - since >= 3_000 && !['new', 'running'].includes(await statusNow(cluster, executionId))) {
 				return n;
 			}
 			await sleep(250);
@@ -411,12 +418,12 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	const first = await ask('Approve the queue-mode expense?');
 	// The main process serves no production webhook here (N8N_DISABLE_PRODUCTION_MAIN_PROCESS): nor resume URLs.
 	const atMain = await openAt(first.approve, cluster.main.url);
-	const afterMain = await statusNow(first.executionId);
+	const afterMain = await statusNow(cluster, first.executionId);
 	lines.push(`send and wait: the Approve link opened at the main process: ${pageKind(atMain)} execution still ${afterMain}`);
 	assert.equal(afterMain, 'waiting', 'the execution after the link was opened at the main process');
 	const click = await openAt(first.approve, cluster.nginx.url);
 	if (verbose) log(`    click through nginx: ${pageKind(click)}; ${first.approve}`);
-	const status = await statusOf(first.executionId, ['success', 'error', 'crashed']);
+	const status = await statusOf(cluster, first.executionId, ['success', 'error', 'crashed']);
 	const after = await afterItems(first.executionId);
 	const again = await openAt(first.approve, cluster.nginx.url);
 	const decline = await openAt(first.decline, cluster.nginx.url);
@@ -441,7 +448,7 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 		for (let i = 0; i < DOUBLE_CLICKS; i++) {
 			const { executionId, approve } = await ask(`Double click ${i + 1} ${label}: approve?`);
 			const pages = await Promise.all(origins.map((origin) => openAt(approve, origin)));
-			const final = await statusOf(executionId, ['success', 'error', 'crashed']);
+			const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed']);
 			resumes.push((await settledJobs(executionId)) - 1);
 			answers.push(pages.map(pageKind).join(' + '));
 			outcomes.push(`${final} ${JSON.stringify(await afterItems(executionId))}`);
@@ -482,17 +489,6 @@ async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 	const url = cluster.webhookUrl(hook, 'webhook');
 	await waitForTriggerWebhook(url);
 	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
-	const statusNow = async (executionId: string) => (await cluster.main.rest<{ status: string }>('GET', `/executions/${executionId}`)).status;
-	const statusOf = async (executionId: string, want: string[]) => {
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const status = await statusNow(executionId);
-			if (want.includes(status) || Date.now() > deadline) return status;
-			await sleep(100);
-		}
-	};
-	const jobsOf = (executionId: string) =>
-		cluster.workers.reduce((n, w) => n + (w.output().match(new RegExp(`Worker started execution ${executionId} \\(`, 'g'))?.length ?? 0), 0);
 	const aliceChat = SEED.directChats.alice;
 	const replies = () =>
 		sim.log
@@ -501,26 +497,31 @@ async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 			.filter((b) => b.gid === aliceChat.gid && b.messages?.[0]?.type === 'text')
 			.map((b) => b.messages?.[0]?.text);
 
-	const times: number[] = [];
-	for (let i = 0; i < IN_CHAT_TAPS; i++) {
-		const question = `direct Approve queue expense ${i + 1}?`;
+	/** Asks alice through the trigger; the waiting execution and the message holding its buttons. */
+	const ask = async (question: string) => {
 		const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text: question })] }, { secret });
 		assert.equal(sent.status, 200, `the question was answered ${sent.status} ${sent.body}`);
 		const template = await pushedTemplate(sim.log, question, 60_000);
 		const data = (template.actions[0] as unknown as { data: string }).data;
 		const executionId = decodeAnswerToken(data)?.executionId ?? '';
-		assert.equal(await statusOf(executionId, ['waiting']), 'waiting', 'the execution waits for the answer');
+		assert.equal(await statusOf(cluster, executionId, ['waiting'], 100), 'waiting', 'the execution waits for the answer');
+		const messageId = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(data))?.id;
+		return { executionId, messageId };
+	};
+
+	const times: number[] = [];
+	for (let i = 0; i < IN_CHAT_TAPS; i++) {
+		const { executionId, messageId } = await ask(`direct Approve queue expense ${i + 1}?`);
 		const repliesBefore = replies().length;
-		const message = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(data));
 		const started = Date.now();
-		const tap = await sim.tap({ messageId: message?.id, label: 'Approve', user: 'alice' });
-		const final = await statusOf(executionId, ['success', 'error', 'crashed']);
+		const tap = await sim.tap({ messageId, label: 'Approve', user: 'alice' });
+		const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
 		times.push(Date.now() - started);
 		const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
 		const after = nodeRun(inst, full, 'After Alice')?.data?.main?.[0]?.map((item) => item.json);
-		const again = await sim.tap({ messageId: message?.id, label: 'Decline', user: 'alice' });
+		const again = await sim.tap({ messageId, label: 'Decline', user: 'alice' });
 		await sleep(2_000);
-		const jobs = jobsOf(executionId);
+		const jobs = jobsOf(cluster, executionId);
 		const posted = replies().slice(repliesBefore);
 		if (i === 0 || verbose) {
 			lines.push(`send and wait in chat through nginx: tap ${tap.status} ${tap.body}; execution ${executionId} ${final}, next node got ${JSON.stringify(after)}; ` +
@@ -539,20 +540,14 @@ async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 	// webhook process: the waiting node there takes the first answer.
 	const doubleTaps: string[] = [];
 	for (let i = 0; i < IN_CHAT_DOUBLE_TAPS; i++) {
-		const question = `direct Approve queue double tap ${i + 1}?`;
-		await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text: question })] }, { secret });
-		const template = await pushedTemplate(sim.log, question, 60_000);
-		const data = (template.actions[0] as unknown as { data: string }).data;
-		const executionId = decodeAnswerToken(data)?.executionId ?? '';
-		await statusOf(executionId, ['waiting']);
-		const message = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(data));
+		const { executionId, messageId } = await ask(`direct Approve queue double tap ${i + 1}?`);
 		const repliesBefore = replies().length;
 		const taps = await Promise.all(
-			cluster.webhookProcesses.map((_, p) => sim.tap({ messageId: message?.id, label: 'Approve', user: 'alice', webhookUrl: cluster.directWebhookUrl(p, hook, 'webhook') })),
+			cluster.webhookProcesses.map((_, p) => sim.tap({ messageId, label: 'Approve', user: 'alice', webhookUrl: cluster.directWebhookUrl(p, hook, 'webhook') })),
 		);
-		const final = await statusOf(executionId, ['success', 'error', 'crashed']);
+		const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
 		await sleep(2_000);
-		const jobs = jobsOf(executionId);
+		const jobs = jobsOf(cluster, executionId);
 		const posted = replies().slice(repliesBefore);
 		doubleTaps.push(`${final}, ${jobs - 1} resume(s), outcomes ${taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? t.status).join(' + ')}, posted ${JSON.stringify(posted)}`);
 		assert.equal(jobs, 2, `double tap ${i + 1}: one resume (worker jobs: the run and one resume)`);
