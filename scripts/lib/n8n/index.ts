@@ -6,9 +6,10 @@
  * - builds the environment n8n runs with (throwaway user folder, sqlite, no telemetry) (cli);
  * - installs this package into a user folder the way n8n's Community Nodes panel does (community-package);
  * - runs n8n CLI commands and starts/stops a real n8n server (cli, workflows, server);
- * - installs n8n's community-node CLI, @n8n/node-cli, for `npm run lint:n8n` (node-cli).
+ * - installs n8n's community-node CLI, @n8n/node-cli, and runs its `lint` and `cloud-support` for
+ *   `npm run lint:n8n` and `npm run cloud-support` (node-cli, node-cli-checks).
  *
- * Used by scripts/install-n8n.ts, scripts/lint-n8n.ts, scripts/e2e.ts, scripts/dev.ts, scripts/queue-test.ts and the benchmarks.
+ * Used by scripts/install-n8n.ts, scripts/lint-n8n.ts, scripts/cloud-support.ts, scripts/e2e.ts, scripts/dev.ts, scripts/queue-test.ts and the benchmarks.
  */
 export { TARGETS, parseTargetIds, type N8nTarget, type NodeRuntimeSpec, type TargetId } from './targets';
 export { cacheRoot, installDir, npmCliPath, repoRoot } from './paths';

@@ -1,7 +1,8 @@
 /**
  * n8n's own community-node CLI (@n8n/node-cli, the `n8n-node` command), installed on demand into the
  * cache like n8n itself: it is not a dev dependency of this package (its AI SDK alone is hundreds of
- * megabytes), and `npm run lint:n8n` runs its `lint` command with its ESLint config unchanged.
+ * megabytes). `npm run lint:n8n` runs its `lint` command and `npm run cloud-support` its `cloud-support`
+ * command (node-cli-checks.ts) on this repository, whose eslint.config.mjs is the CLI's default one.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

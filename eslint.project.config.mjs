@@ -1,0 +1,88 @@
+// This repository's own ESLint config: `npm run lint` runs it on every folder (eslint -c eslint.project.config.mjs).
+// eslint.config.mjs beside it is n8n's default config, byte for byte as `n8n-node new` writes it: n8n's
+// `n8n-node cloud-support` requires it for n8n Cloud verification, and `npm run lint:n8n` runs it with
+// `n8n-node lint` on the shipped sources (it resolves @n8n/node-cli, installed in the cache, not here).
+import eslint from '@eslint/js';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+const packageFiles = ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'];
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'build/**', 'node_modules/**', '.cache/**', 'coverage/**', 'docs/**'] },
+	{
+		files: ['**/*.ts'],
+		extends: [eslint.configs.recommended, tseslint.configs.recommended],
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+		},
+	},
+	// What n8n checks in a community package: its own rule sets, on the shipped code and package.json.
+	{
+		...n8nCommunityNodesPlugin.configs.recommended,
+		files: packageFiles,
+	},
+	// Shipped code logs nothing: n8n's node-cli config has it too (npm run lint:n8n runs that config unchanged).
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		rules: { 'no-console': 'error' },
+	},
+	// n8n loads nodes and credentials apart: the credentials may import nodes/shared, never the reverse.
+	// The package's one test entry is for the tests only.
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests'], message: 'The test entry is for the tests; the nodes never forget their process memory.' },
+					],
+				},
+			],
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' },
+						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests'], message: 'The test entry is for the tests; the nodes never forget their process memory.' },
+					],
+				},
+			],
+		},
+	},
+	{
+		files: ['package.json'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { ...n8nNodesBase.configs.community.rules },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		// Off as in n8n's own node-cli config: documentationUrl is a full URL here.
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		// Off as in n8n's own node-cli config: they predate NodeConnectionTypes, which the newer rules require.
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+		},
+	},
+);
