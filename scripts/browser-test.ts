@@ -13,7 +13,7 @@
  * five nodes after a reload. Then Workplace Bot's Send and Wait for Response in the same n8n: an
  * active workflow (Webhook -> Send and Wait -> After) per response type, started through its
  * webhook; chromium opens the Approve link the simulator got (the "recorded" page renders, the
- * next node gets {data: {approved: true, answeredAt, via: 'link'}}) and a custom form's Respond link (the form renders,
+ * next node gets {data: {approved: true, responder: {source: 'link'}, respondedAt, messageId, groupId, threadId}}) and a custom form's Respond link (the form renders,
  * screenshot send-and-wait-form.png, filled in and submitted by chromium: the "recorded" page, the
  * next node gets the answers). Screenshots go to docs/screenshots/ (the README shows them).
  *
@@ -393,10 +393,14 @@ async function sendAndWaitPages(browser: Browser, host: SendAndWaitHost, outDir:
 		const text = await page.locator('main p').innerText();
 		check(status === 200 && heading === 'Thank you' && /was recorded/.test(text), `${what}: the "recorded" page renders (${status}, "${heading}: ${text}")`);
 	};
+	/** The question's message in alice's direct chat, as the output names it (the ID compared as "an ID"). */
+	const ALICE_MESSAGE = { messageId: 'ID', groupId: SEED.directChats.alice.gid, threadId: SEED.directChats.alice.tid };
 	const outcome = async (link: string, want: unknown) => {
 		const { status, after } = await host.outcome(executionIdOf(link));
-		// answeredAt is the time of the click: compared as "an ISO time".
-		const shown = JSON.stringify(after).replace(/"answeredAt":"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"answeredAt":"ISO"');
+		// respondedAt is the time of the click: compared as "an ISO time"; the message ID as "an ID".
+		const shown = JSON.stringify(after)
+			.replace(/"respondedAt":"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"respondedAt":"ISO"')
+			.replace(/"messageId":"[^"]+"/g, '"messageId":"ID"');
 		check(status === 'success' && shown === JSON.stringify(want), `the execution went on: ${status}, the next node got ${JSON.stringify(after)}`);
 	};
 	try {
@@ -408,7 +412,7 @@ async function sendAndWaitPages(browser: Browser, host: SendAndWaitHost, outDir:
 			});
 			const response = await page.goto(approve, { waitUntil: 'load' });
 			await recordedPage('Approve', response?.status());
-			await outcome(approve, [{ data: { approved: true, answeredAt: 'ISO', via: 'link' } }]);
+			await outcome(approve, [{ data: { approved: true, responder: { source: 'link' }, respondedAt: 'ISO', ...ALICE_MESSAGE } }]);
 		});
 
 		await step('Send and Wait: custom form page in chromium', async () => {
@@ -436,7 +440,7 @@ async function sendAndWaitPages(browser: Browser, host: SendAndWaitHost, outDir:
 			const [submitted] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), button.click()]);
 			await page.locator('h1', { hasText: 'Thank you' }).waitFor();
 			await recordedPage('the form submitted by chromium', submitted.status());
-			await outcome(respond, [{ data: { Destination: 'Lisbon', Nights: 3, Notes: 'Near the river, please.' } }]);
+			await outcome(respond, [{ data: { Destination: 'Lisbon', Nights: 3, Notes: 'Near the river, please.', responder: { source: 'link' }, respondedAt: 'ISO', ...ALICE_MESSAGE } }]);
 		});
 	} catch (e) {
 		await failureScreenshot(page);

@@ -20,7 +20,7 @@
  * 4. Send and wait: Webhook -> Workplace Bot Send and Wait (approval) -> next node. The Approve
  *    link the platform got, opened through nginx (which sends every /webhook-waiting/ URL of one
  *    execution to the same webhook process): answered once, the next node gets
- *    {data: {approved: true, answeredAt, via: 'link'}}, a second click and Decline resume nothing; the main process (no
+ *    {data: {approved: true, responder: {source: 'link'}, respondedAt, messageId, groupId, threadId}}, a second click and Decline resume nothing; the main process (no
  *    production webhooks) does not serve the link. Double clicks, the Approve link of a fresh
  *    waiting execution sent twice at the same moment: through nginx one resume each; straight to
  *    both webhook processes (measured, not a promise) the resumes are counted and printed.
@@ -435,7 +435,11 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	assert.equal(click.status, 200, 'the click through nginx');
 	assert.match(click.text, /was recorded/, 'the click is answered with the "recorded" page');
 	assert.equal(status, 'success', 'the execution after the click');
-	assert.match(JSON.stringify(after), /^\[\{"data":\{"approved":true,"answeredAt":"\d{4}-\d\d-\d\dT[\d:.]+Z","via":"link"\}\}\]$/, 'what the node after Send and Wait got');
+	assert.match(
+		JSON.stringify(after),
+		/^\[\{"data":\{"approved":true,"responder":\{"source":"link"\},"respondedAt":"\d{4}-\d\d-\d\dT[\d:.]+Z","messageId":"[^"]+","groupId":"[^"]+","threadId":"[^"]+"\}\}\]$/,
+		'what the node after Send and Wait got',
+	);
 	assert.deepEqual(afterAgain, after, 'output unchanged after the second click and Decline');
 	assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
 	assert.equal(executions, 1, 'executions of the workflow');
@@ -530,7 +534,23 @@ async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 		assert.equal(tap.status, 200, 'the tap through nginx');
 		assert.match(tap.body, /\(resumed\)/, 'the trigger handed the tap on and the execution resumed');
 		assert.equal(final, 'success', 'the execution after the tap');
-		assert.deepEqual(after, [{ data: { approved: true, answeredBy: { userId: SEED.users.alice._id, username: 'alice' }, answeredAt: tap.event.timestamp, via: 'chat' } }], 'what the next node got');
+		const sent = sim.state.sentMessages().find((m) => m.id === messageId);
+		assert.deepEqual(
+			after,
+			[
+				{
+					data: {
+						approved: true,
+						responder: { id: SEED.users.alice._id, username: 'alice', source: 'chat' },
+						respondedAt: tap.event.timestamp,
+						messageId,
+						groupId: sent?.groupId,
+						threadId: sent?.threadId,
+					},
+				},
+			],
+			'what the next node got',
+		);
 		assert.match(again.body, /\(notWaiting\)/, 'the second tap resumes nothing');
 		assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
 		assert.deepEqual(posted, ['Approved by alice', 'This request is no longer waiting for an answer.'], 'what the bot posted');

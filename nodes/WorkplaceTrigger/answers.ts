@@ -8,7 +8,7 @@
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { AnswerReply, AnswerToken } from '../shared/inChatAnswer';
-import { answererOf, decodeAnswerToken, fillUser, isAnswerData, readAnswerReply, resumeUrlOf } from '../shared/inChatAnswer';
+import { NOT_WAITING_REPLY, answererOf, decodeAnswerToken, fillUser, isAnswerData, readAnswerReply, resumeUrlOf } from '../shared/inChatAnswer';
 import { processMap } from '../shared/processMemory';
 import { botRequest } from '../shared/transport/botApi';
 import { handRetryPolicy } from '../shared/transport/retryPolicy';
@@ -23,7 +23,7 @@ const FORWARD_TIMEOUT_MS = 15_000;
 const REPLY_TIMEOUT_SECONDS = 10;
 
 /** Posted to a tap n8n itself refused: the execution is no longer waiting (answered, timed out or stopped). */
-export const NOT_WAITING_REPLY = 'This request is no longer waiting for an answer.';
+export { NOT_WAITING_REPLY };
 
 /** Posted to a tap that could not be handed on; the platform is asked to send it again meanwhile. */
 export const NOT_RECORDED_REPLY = '{user}, your answer could not be recorded just now. If no confirmation follows, please tap again.';

@@ -124,6 +124,15 @@ export function readAnswerReply(body: unknown): AnswerReply | undefined {
 	};
 }
 
+/** What the waiting node answers a tap that comes after the answer it recorded (a fixed text). */
+export const ALREADY_ANSWERED_REPLY = 'This request was already answered.';
+
+/**
+ * What the trigger posts to a tap n8n itself refused because the execution no longer waits
+ * (answered, timed out or stopped): the node does not run then, so the text is fixed.
+ */
+export const NOT_WAITING_REPLY = 'This request is no longer waiting for an answer.';
+
 /** Who tapped, as the postback event's source names them. */
 export interface Answerer {
 	userId: string;

@@ -9,7 +9,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SEED, postbackEvent, prepareTap, signBody } from '../../simulator';
 import type { LoggedRequest } from '../../simulator';
-import { decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/inChatAnswer';
+import { ALREADY_ANSWERED_REPLY, decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/inChatAnswer';
+import { sendAndWaitFields } from '../../nodes/WorkplaceBot/actions/message/sendAndWait/description';
 import { NOT_RECORDED_REPLY, NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/answers';
 import { ENGINE_INSTANCE_BASE_URL } from '../helpers/engine-additional-data';
 import { useSimulator } from '../helpers/simulator';
@@ -18,7 +19,7 @@ import type { WaitingRoute } from '../helpers/waiting-route';
 import { startWaitingRoute } from '../helpers/waiting-route';
 import { TriggerBed } from '../trigger/trigger-bed';
 import { botCredentials, runBot } from './bot.fixtures';
-import { PUSH, alice, aliceChat, project, pushBody } from './sendAndWait.fixtures';
+import { PUSH, alice, aliceChat, project, pushBody, sentMessage } from './sendAndWait.fixtures';
 
 const sim = useSimulator();
 const SECRET = 'chat-answer-secret';
@@ -135,18 +136,28 @@ describe('sending', () => {
 });
 
 describe('the waiting node receives a forwarded tap', () => {
-	it('the recipient taps Approve: resumes with who answered, and asks the bot to confirm', async () => {
+	it('the recipient taps Approve: resumes with who answered, when, and the question\'s message, and asks the bot to confirm', async () => {
 		const { run, actions } = await ask(inChat(toAlice));
 		const event = postbackEvent({ data: actions[0].data, userId: alice._id, username: alice.username, timestamp: '2026-11-26T10:00:00.000Z' });
 		const { raw, signature } = delivery(event);
 		const outcome = await callWaitingWebhook(run, { method: 'POST', url: urlOf(actions[0].data), body: forwarded(raw, signature) });
 		expect(outcome.resumed).toBe(true);
+		const message = sentMessage(run);
+		expect(message).toEqual({ messageId: expect.any(String), groupId: aliceChat.gid, threadId: aliceChat.tid });
 		expect(outcome.items).toEqual([
 			{
-				json: { data: { approved: true, answeredBy: { userId: alice._id, username: 'alice' }, answeredAt: '2026-11-26T10:00:00.000Z', via: 'chat' } },
+				json: {
+					data: {
+						approved: true,
+						responder: { id: alice._id, username: 'alice', source: 'chat' },
+						respondedAt: '2026-11-26T10:00:00.000Z',
+						...message,
+					},
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
+		expect(Object.keys(outcome.items[0].json.data as IDataObject)).toEqual(['approved', 'responder', 'respondedAt', 'messageId', 'groupId', 'threadId']);
 		expect(outcome.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Approved', reply: 'Approved by alice' });
 		expect(outcome.result.noWebhookResponse).toBeUndefined();
 	});
@@ -200,8 +211,61 @@ describe('the waiting node receives a forwarded tap', () => {
 		expect([byAlice.resumed, JSON.parse(byAlice.body).outcome]).toEqual([false, 'notAllowed']);
 		const byCarol = await by(carol);
 		expect(byCarol.resumed).toBe(true);
-		expect(byCarol.items[0].json.data).toEqual({ approved: false, answeredBy: { userId: carol._id, username: 'carol' }, answeredAt: expect.any(String), via: 'chat' });
+		const message = sentMessage(run);
+		expect(message).toEqual({ messageId: expect.any(String), groupId: project._id, threadId: release._id });
+		expect(byCarol.items[0].json.data).toEqual({
+			approved: false,
+			responder: { id: carol._id, username: 'carol', source: 'chat' },
+			respondedAt: expect.any(String),
+			...message,
+		});
 		expect(byCarol.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Declined', reply: 'Declined by carol' });
+	});
+});
+
+describe('the options of in-chat answers', () => {
+	async function approveAsAlice(options: IDataObject, answer: 0 | 1 = 0) {
+		const { run, actions } = await ask(inChat({ ...toAlice, options }));
+		const { raw, signature } = delivery(postbackEvent({ data: actions[answer].data, userId: alice._id, username: alice.username }));
+		return await callWaitingWebhook(run, { method: 'POST', url: urlOf(actions[answer].data), body: forwarded(raw, signature) });
+	}
+
+	it('a custom Approved or Declined Confirmation is posted without Post Confirmation added to Options (it is on by default)', async () => {
+		const approved = await approveAsAlice({ approvedConfirmation: 'Ship it, {user} said yes' });
+		expect(approved.resumed).toBe(true);
+		expect(approved.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Approved', reply: 'Ship it, alice said yes' });
+		const declined = await approveAsAlice({ declinedConfirmation: '{user} said no' }, 1);
+		expect(declined.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Declined', reply: 'alice said no' });
+	});
+
+	it('Post Confirmation on with a custom text: the text; off: nothing is posted, whatever the texts say', async () => {
+		const on = await approveAsAlice({ postConfirmation: true, approvedConfirmation: 'OK by {user}' });
+		expect(on.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Approved', reply: 'OK by alice' });
+		const off = await approveAsAlice({ postConfirmation: false, approvedConfirmation: 'OK by {user}' });
+		expect(off.resumed).toBe(true);
+		expect(off.result.webhookResponse).toEqual({ outcome: 'resumed', message: 'Approved', reply: '' });
+	});
+
+	it('the confirmation texts are shown unless Post Confirmation is switched off; there is no Reply to Later Answers (a later tap gets a fixed text)', () => {
+		const options = sendAndWaitFields.find((field) => field.name === 'options')!.options as Array<{ name: string; displayOptions?: IDataObject }>;
+		const byName = new Map(options.map((option) => [option.name, option]));
+		for (const name of ['approvedConfirmation', 'declinedConfirmation']) {
+			expect(byName.get(name)!.displayOptions).toEqual({ show: { '/responseType': ['approval'], '/answerIn': ['chat'] }, hide: { postConfirmation: [false] } });
+		}
+		expect(byName.has('alreadyAnsweredReply')).toBe(false);
+	});
+
+	it('a second answer reaching the node (the first was recorded in this process): the fixed "already answered" reply, no resume', async () => {
+		const { run, actions } = await ask(inChat(toAlice));
+		const stored = storedExecution(run);
+		const tapBy = async (index: 0 | 1) => {
+			const { raw, signature } = delivery(postbackEvent({ data: actions[index].data, userId: alice._id, username: alice.username }));
+			return await callWaitingWebhook(run, { method: 'POST', url: urlOf(actions[index].data), body: forwarded(raw, signature), stored });
+		};
+		expect((await tapBy(0)).resumed).toBe(true);
+		const second = await tapBy(1);
+		expect([second.status, second.resumed]).toEqual([200, false]);
+		expect(JSON.parse(second.body)).toEqual({ outcome: 'alreadyAnswered', message: 'An answer was already recorded', reply: ALREADY_ANSWERED_REPLY });
 	});
 });
 
@@ -234,9 +298,9 @@ describe('the Workplace Trigger hands taps to the waiting execution', () => {
 		expect(route.resumed).toEqual([run.executionId]);
 		expect(route.outcomes[0].items[0].json.data).toEqual({
 			approved: true,
-			answeredBy: { userId: alice._id, username: 'alice' },
-			answeredAt: event.timestamp,
-			via: 'chat',
+			responder: { id: alice._id, username: 'alice', source: 'chat' },
+			respondedAt: event.timestamp,
+			...sentMessage(run),
 		});
 		expect(replies.map(replyOf)).toEqual([{ gid: aliceChat.gid, tid: aliceChat.tid, messages: [{ type: 'text', text: 'Approved by alice' }] }]);
 	});
@@ -253,7 +317,14 @@ describe('the Workplace Trigger hands taps to the waiting execution', () => {
 
 		const byBob = await tap(bed, 'Decline', 'bob');
 		expect(route.resumed).toEqual([run.executionId]);
-		expect(route.outcomes[1].items[0].json.data).toMatchObject({ approved: false, answeredBy: { userId: bob._id, username: 'bob' }, via: 'chat' });
+		expect(route.outcomes[1].items[0].json.data).toEqual({
+			approved: false,
+			responder: { id: bob._id, username: 'bob', source: 'chat' },
+			respondedAt: byBob.event.timestamp,
+			messageId: sentMessage(run).messageId,
+			groupId: project._id,
+			threadId: release._id,
+		});
 		expect(byBob.replies.map((r) => (replyOf(r).messages as IDataObject[])[0].text)).toEqual(['Declined by bob']);
 
 		const byAlice = await tap(bed, 'Approve', 'alice');

@@ -54,3 +54,10 @@ export async function waitingApproval(sim: Simulator, approvalType: 'single' | '
 	const [approve, decline] = actionsOf(pushBody(sim, run.pushes[0])).map((a) => a.linkUri);
 	return { run, approve, decline };
 }
+
+/** The question's message as the push answered it (`[{status, message: {id, type, groupId, threadId}}]`), named as the output names it. */
+export function sentMessage(run: { items: Array<{ json: IDataObject }> }): { messageId: string; groupId: string; threadId: string } {
+	const [result] = run.items[0].json.results as Array<{ message: { id: string; groupId: string; threadId: string } }>;
+	expect(result.message.id).toMatch(/\S/);
+	return { messageId: result.message.id, groupId: result.message.groupId, threadId: result.message.threadId };
+}

@@ -21,6 +21,7 @@ import {
 	pushBody,
 	resumeUrlPattern,
 	send,
+	sentMessage,
 	toAlice,
 	waitingApproval,
 } from './sendAndWait.fixtures';
@@ -146,6 +147,11 @@ describe('sending the message', () => {
 			{ message: 'Why?', responseType: 'customForm', formFields: { values: [{ fieldLabel: 'Reason' }, { fieldLabel: ' ' }] } },
 			'Item 0: "Form Fields > Field Label" (field 2 of 2) must not be empty, got " "',
 		],
+		[
+			'a custom form field labelled like a field the output adds',
+			{ message: 'Why?', responseType: 'customForm', formFields: { values: [{ fieldLabel: 'Reason' }, { fieldLabel: 'respondedAt' }] } },
+			'Item 0: "Form Fields > Field Label" (field 2 of 2) must not be one of the names the output gives its own fields (responder, respondedAt, messageId, groupId, threadId, timedOut), got "respondedAt"',
+		],
 		['a limit date in the past', { message: 'Ok?', ...approval(), options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2001-01-01T00:00:00Z' } } } }, 'Item 0: "Options > Limit Wait Time > Max Date and Time" must be in the future'],
 		['an empty user ID', { userId: ' ', message: 'Ok?', ...approval() }, 'Item 0: "User" must not be empty'],
 	])('refuses %s before anything is sent', async (_, parameters, message) => {
@@ -158,18 +164,20 @@ describe('sending the message', () => {
 });
 
 describe('no answer in time', () => {
-	it('an approval goes on with {data: {approved: false, timedOut: true}}', async () => {
+	it('an approval goes on with {data: {approved: false, timedOut: true, messageId, groupId, threadId}}', async () => {
 		const { run } = await waitingApproval(sim, 'single');
 		const { items, run: finished } = await resumeAfterTimeout(run);
-		expect(items).toEqual([{ json: { data: { approved: false, timedOut: true } }, pairedItem: { item: 0 } }]);
+		const message = sentMessage(run);
+		expect(message).toEqual({ messageId: expect.any(String), groupId: aliceChat.gid, threadId: aliceChat.tid });
+		expect(items).toEqual([{ json: { data: { approved: false, timedOut: true, ...message } }, pairedItem: { item: 0 } }]);
 		expect(finished.data.resultData.error).toBeUndefined();
 		expect(finished.data.resultData.runData[run.nodeName]).toHaveLength(1);
 	});
 
-	it('free text goes on with the input item and {data: {timedOut: true}}', async () => {
+	it('free text goes on with the input item and {data: {timedOut: true, messageId, groupId, threadId}}', async () => {
 		const run = await send(sim, { ...toAlice, message: 'Why?', responseType: 'freeText' }, [{ json: { keep: 'me' } }]);
 		const { items } = await resumeAfterTimeout(run);
-		expect(items.map((i) => i.json)).toEqual([{ keep: 'me', data: { timedOut: true } }]);
+		expect(items.map((i) => i.json)).toEqual([{ keep: 'me', data: { timedOut: true, ...sentMessage(run) } }]);
 		// The input node's output is left as it was.
 		expect(run.run!.data.resultData.runData['Manual Trigger'][0].data!.main[0]![0].json).toEqual({ keep: 'me' });
 	});

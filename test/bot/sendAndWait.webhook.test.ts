@@ -3,16 +3,24 @@
  * execution (test/helpers/waiting.ts) for approve, disapprove, free text, custom form, a second
  * click, link-preview user agents and tampered resume URLs.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { callWaitingWebhook, storedExecution } from '../helpers/waiting';
 import { useSimulator } from '../helpers/simulator';
-import { BROWSER, actionsOf, project, pushBody, resumeUrlPattern, send, toAlice, waitingApproval } from './sendAndWait.fixtures';
+import { BROWSER, actionsOf, aliceChat, project, pushBody, resumeUrlPattern, send, sentMessage, toAlice, waitingApproval } from './sendAndWait.fixtures';
 
 const sim = useSimulator();
 
+/** What a link answer says about who answered: nothing but the way (a link tells no one). */
+const BY_LINK = { source: 'link' };
+
+/** An ISO time of the last minute. */
+function isRecent(value: unknown): boolean {
+	return typeof value === 'string' && new Date(value).toISOString() === value && Date.parse(value) > Date.now() - 60_000;
+}
+
 describe('the answer through the webhook', () => {
-	it('approve: resumes with {data: {approved: true, answeredAt, via: "link"}} and answers with a page', async () => {
+	it('approve: resumes with {data: {approved: true, responder: {source: "link"}, respondedAt, messageId, groupId, threadId}} and answers with a page', async () => {
 		const { run, approve } = await waitingApproval(sim);
 		const outcome = await callWaitingWebhook(run, { method: 'GET', url: approve, headers: { 'user-agent': BROWSER } });
 		expect(outcome.status).toBe(200);
@@ -21,16 +29,22 @@ describe('the answer through the webhook', () => {
 		expect(outcome.body).toContain('Your answer was recorded');
 		expect(outcome.result.noWebhookResponse).toBe(true);
 		expect(outcome.resumed).toBe(true);
-		expect(outcome.items).toEqual([{ json: { data: { approved: true, answeredAt: expect.any(String), via: 'link' } }, pairedItem: { item: 0 } }]);
-		expect(Date.parse((outcome.items[0].json.data as { answeredAt: string }).answeredAt)).toBeGreaterThan(Date.now() - 60_000);
+		const message = sentMessage(run);
+		expect(message).toEqual({ messageId: expect.any(String), groupId: aliceChat.gid, threadId: aliceChat.tid });
+		expect(outcome.items).toEqual([
+			{ json: { data: { approved: true, responder: BY_LINK, respondedAt: expect.any(String), ...message } }, pairedItem: { item: 0 } },
+		]);
+		const data = outcome.items[0].json.data as IDataObject;
+		expect(Object.keys(data)).toEqual(['approved', 'responder', 'respondedAt', 'messageId', 'groupId', 'threadId']);
+		expect(isRecent(data.respondedAt)).toBe(true);
 		expect(outcome.run!.data.resultData.error).toBeUndefined();
 	});
 
-	it('disapprove: resumes with {data: {approved: false}}', async () => {
+	it('disapprove: resumes with {data: {approved: false, …}}', async () => {
 		const { run, decline } = await waitingApproval(sim);
 		const outcome = await callWaitingWebhook(run, { method: 'GET', url: decline, headers: { 'user-agent': BROWSER } });
 		expect([outcome.status, outcome.resumed]).toEqual([200, true]);
-		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: false, answeredAt: expect.any(String), via: 'link' } }]);
+		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: false, responder: BY_LINK, respondedAt: expect.any(String), ...sentMessage(run) } }]);
 	});
 
 	it('a second click on the same message resumes nothing and says the answer was recorded', async () => {
@@ -62,14 +76,14 @@ describe('the answer through the webhook', () => {
 		expect(preview.body).toContain('Open this link in a browser to answer');
 		// The person's click afterwards still counts.
 		const click = await callWaitingWebhook(run, { method: 'GET', url: approve, headers: { 'user-agent': BROWSER }, stored });
-		expect(click.items.map((i) => i.json)).toEqual([{ data: { approved: true, answeredAt: expect.any(String), via: 'link' } }]);
+		expect(click.items.map((i) => i.json)).toEqual([{ data: { approved: true, responder: BY_LINK, respondedAt: expect.any(String), ...sentMessage(run) } }]);
 	});
 
 	it('a phone whose model name ends in "bot" (CUBOT) is a person, not a crawler', async () => {
 		const { run, approve } = await waitingApproval(sim);
 		const agent = 'Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36';
 		const outcome = await callWaitingWebhook(run, { method: 'GET', url: approve, headers: { 'user-agent': agent } });
-		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: true, answeredAt: expect.any(String), via: 'link' } }]);
+		expect(outcome.items.map((i) => i.json)).toEqual([{ data: { approved: true, responder: BY_LINK, respondedAt: expect.any(String), ...sentMessage(run) } }]);
 	});
 
 	it.each([
@@ -93,7 +107,7 @@ describe('the answer through the webhook', () => {
 		expect([outcome.status, outcome.resumed]).toEqual([401, false]);
 	});
 
-	it('free text: GET serves the form, an empty POST shows it again, a POST with text resumes with {data: {text}}', async () => {
+	it('free text: GET serves the form, an empty POST shows it again, a POST with text resumes with {data: {text, responder, respondedAt, messageId, groupId, threadId}}', async () => {
 		const run = await send(sim, {
 			sendTo: 'group',
 			groupId: project._id,
@@ -127,14 +141,19 @@ describe('the answer through the webhook', () => {
 		const answered = await callWaitingWebhook(run, { method: 'POST', url: button.linkUri, body: { 'field-0': 'Faster uploads' }, stored });
 		expect([answered.status, answered.resumed]).toEqual([200, true]);
 		expect(answered.body).toContain('Your answer was recorded');
-		expect(answered.items).toEqual([{ json: { data: { text: 'Faster uploads' } }, pairedItem: { item: 0 } }]);
+		const message = sentMessage(run);
+		expect(message).toEqual({ messageId: expect.any(String), groupId: project._id, threadId: project.topics.release._id });
+		expect(answered.items).toEqual([
+			{ json: { data: { text: 'Faster uploads', responder: BY_LINK, respondedAt: expect.any(String), ...message } }, pairedItem: { item: 0 } },
+		]);
+		expect(isRecent((answered.items[0].json.data as IDataObject).respondedAt)).toBe(true);
 
 		const again = await callWaitingWebhook(run, { method: 'GET', url: button.linkUri, stored });
 		expect([again.status, again.resumed]).toEqual([200, false]);
 		expect(again.body).toContain('already recorded');
 	});
 
-	it('custom form: the fields defined in the node, checked on POST, resume with {data: {<label>: value}}', async () => {
+	it('custom form: the fields defined in the node, checked on POST, resume with {data: {<label>: value, responder, respondedAt, messageId, groupId, threadId}}', async () => {
 		const run = await send(sim, {
 			...toAlice,
 			message: 'Tell us about the trip',
@@ -189,7 +208,18 @@ describe('the answer through the webhook', () => {
 		const good = await submit(['Berlin', '120.5', 'High', '2025-03-31', ''], true);
 		expect(good.resumed).toBe(true);
 		expect(good.items.map((i) => i.json)).toEqual([
-			{ data: { Destination: 'Berlin', Budget: 120.5, Priority: 'High', Start: '2025-03-31', Contact: '' } },
+			{
+				data: {
+					Destination: 'Berlin',
+					Budget: 120.5,
+					Priority: 'High',
+					Start: '2025-03-31',
+					Contact: '',
+					responder: BY_LINK,
+					respondedAt: expect.any(String),
+					...sentMessage(run),
+				},
+			},
 		]);
 	});
 });

@@ -6,9 +6,10 @@
  * - `callWaitingWebhook(run, request)`: a request to the resume URL. The execution is read as
  *   n8n stores it (a JSON copy of the run's execution data), the node's webhook() runs with
  *   n8n-core's real WebhookContext (its execution id, signed URLs with the container's real
- *   HMAC secret), and when it returns workflowData the execution resumes as n8n does it: the
- *   waiting node disabled, its waiting run dropped, the stack's input replaced by the
- *   workflowData, then WorkflowExecute.processRunExecutionData.
+ *   HMAC secret) on the execution as n8n hands it over: the waiting node disabled and its waiting
+ *   run (the node's output while it waits) already dropped, so the webhook sees the stack's input
+ *   item only. When it returns workflowData the execution resumes as n8n does it: the stack's
+ *   input replaced by the workflowData, then WorkflowExecute.processRunExecutionData.
  * - `resumeAfterTimeout(run)`: the wait time ran out; n8n runs the stored execution again and
  *   WorkflowExecute's handleWaitingState passes the waiting node's stack input through.
  *
@@ -152,7 +153,13 @@ export async function callWaitingWebhook(run: RunNodeResult, request: WaitingReq
 		workflowId: String(run.workflow.id),
 		workflowExecuteAdditionalData: additionalData,
 	};
-	const context = new WebhookContext(run.workflow, node, additionalData, 'manual', webhookData, [], data);
+	// n8n (1.123 and 2.41) disables the waiting node, forgets waitTill and drops the node's waiting
+	// run before the webhook runs: the webhook sees the stack's input, not the node's waiting output.
+	const seen = JSON.parse(JSON.stringify(data)) as IRunExecutionData;
+	seen.executionData!.nodeExecutionStack[0].node.disabled = true;
+	seen.waitTill = undefined;
+	seen.resultData.runData[run.nodeName].pop();
+	const context = new WebhookContext(run.workflow, node, additionalData, 'manual', webhookData, [], seen);
 	const result = await nodeType.webhook!.call(context);
 	const outcome: WaitingOutcome = {
 		status: res.statusCode,
@@ -164,13 +171,9 @@ export async function callWaitingWebhook(run: RunNodeResult, request: WaitingReq
 	};
 	if (result.workflowData === undefined) return outcome;
 
-	// n8n: disable the waiting node, forget waitTill and the waiting run, hand it the answer.
-	const resumed = JSON.parse(JSON.stringify(data)) as IRunExecutionData;
-	const stack = resumed.executionData!.nodeExecutionStack;
-	stack[0].node.disabled = true;
-	resumed.waitTill = undefined;
-	resumed.resultData.runData[run.nodeName].pop();
-	stack[0].data.main = result.workflowData;
+	// n8n: hand the disabled node the answer and go on.
+	const resumed = seen;
+	resumed.executionData!.nodeExecutionStack[0].data.main = result.workflowData;
 	const finished = await continueExecution(run, resumed);
 	return { ...outcome, resumed: true, run: finished, items: nodeOutput(finished, run.nodeName) };
 }

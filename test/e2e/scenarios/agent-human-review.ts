@@ -8,7 +8,9 @@
  * Tool) behind "Ask Alice" (Workplace Bot human review: Approve / Decline in alice's direct chat).
  * Two requests: alice approves one (the post is made, the model reads its result), declines the
  * other (nothing is posted, the model reads that it was declined). The test opens the buttons'
- * links as alice's browser would.
+ * links as alice's browser would, and reads what Ask Alice gave on: `approved`, `responder` (a link
+ * tells only `source: 'link'`), `respondedAt` and the review message's `messageId`, `groupId`,
+ * `threadId` (kept across the wait by the waiting node's stack item, also as a human review tool).
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -16,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { parseExecutionData } from '../../../bench/lib';
 import { findInstalled, TARGETS } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
-import type { LlmSimulator } from '../../../simulator';
+import type { LlmSimulator, SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext, WorkflowJson } from '../types';
@@ -41,6 +43,10 @@ interface CaseReport {
 	posts: number;
 	/** The tool schemas of the model's first request (JSON). */
 	tools?: string;
+	/** What Ask Alice gave on (its last run's first item's `data`, whatever the connection). */
+	reviewData?: Record<string, unknown>;
+	/** The review message as the platform recorded it. */
+	reviewMessage?: { messageId: string; groupId: string; threadId: string };
 }
 
 function workflow(hookPath: string, bot: { id: string; name: string }, openAi: { id: string; name: string }): WorkflowJson {
@@ -112,6 +118,20 @@ async function agentOutput(ctx: ScenarioContext, srv: TriggerServer, executionId
 	};
 	const runs = data?.resultData?.runData?.['AI Agent'] ?? [];
 	return runs.at(-1)?.data?.main?.[0]?.[0]?.json.output;
+}
+
+/** Ask Alice's output after the answer: the `data` of its last run's first item (n8n 2 logs a review tool's output under ai_tool). */
+async function reviewDataOf(ctx: ScenarioContext, srv: TriggerServer, executionId: string): Promise<Record<string, unknown> | undefined> {
+	const inst = findInstalled(TARGETS[ctx.target]);
+	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
+	const data = parseExecutionData(inst, (await srv.execution(executionId)).data) as {
+		resultData?: { runData?: Record<string, Array<{ data?: Record<string, Array<Array<{ json: Record<string, unknown> }> | null>> }>> };
+	};
+	const last = data?.resultData?.runData?.['Ask Alice']?.at(-1)?.data ?? {};
+	const item = Object.values(last)
+		.flatMap((outputs) => outputs ?? [])
+		.flatMap((items) => items ?? [])[0];
+	return item?.json.data as Record<string, unknown> | undefined;
 }
 
 function toolResultsOf(body: unknown): string[] {
@@ -187,6 +207,9 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<CaseR
 		report.pageStatus = page.status;
 		report.status = await waitForStatus(srv, executionId, ['success', 'error', 'crashed', 'canceled']);
 		report.agentOutput = await agentOutput(ctx, srv, executionId);
+		report.reviewData = await reviewDataOf(ctx, srv, executionId);
+		const sent = (ctx.sim.state as SimulatorState).sentMessages().find((m) => (m.content as { template?: { text?: string } }).template?.text === template.text);
+		if (sent) report.reviewMessage = { messageId: sent.id, groupId: sent.groupId, threadId: sent.threadId };
 		const first = llm.requests().filter((r) => r.script === c.key)[0];
 		report.tools = JSON.stringify((first?.body as { tools?: unknown }).tools);
 		const second = llm.requests().filter((r) => r.script === c.key)[1];
@@ -206,7 +229,7 @@ export const scenario = {
 		check(reports: CaseReport[], ctx: ScenarioContext) {
 			for (const r of reports) {
 				process.stdout.write(
-					`      [n8n ${ctx.n8nVersion}] ${r.name}: review push ${JSON.stringify(r.reviewPush)}, page ${r.pageStatus}, execution ${r.status}, posts ${r.posts}, model read ${JSON.stringify(r.toolResults)}, agent said ${JSON.stringify(r.agentOutput)}, tools ${r.tools}\n`,
+					`      [n8n ${ctx.n8nVersion}] ${r.name}: review push ${JSON.stringify(r.reviewPush)}, page ${r.pageStatus}, execution ${r.status}, posts ${r.posts}, model read ${JSON.stringify(r.toolResults)}, agent said ${JSON.stringify(r.agentOutput)}, Ask Alice gave ${JSON.stringify(r.reviewData)}, tools ${r.tools}\n`,
 				);
 			}
 			const [approved, declined] = reports;
@@ -220,6 +243,10 @@ export const scenario = {
 				assert.equal(r.agentOutput, `Done (${r.name}).`);
 				assert.equal(r.toolResults.length, 1, `${r.name}: one tool result reached the model`);
 				assert.ok(r.reviewPush?.text?.includes(r.text), `${r.name}: alice saw what the agent wants to post`);
+				assert.ok(r.reviewMessage, `${r.name}: the platform recorded the review message`);
+				const { respondedAt, ...rest } = r.reviewData ?? {};
+				assert.ok(typeof respondedAt === 'string' && new Date(respondedAt).toISOString() === respondedAt, `${r.name}: respondedAt is an ISO time (got ${String(respondedAt)})`);
+				assert.deepEqual(rest, { approved: r.name === 'approved', responder: { source: 'link' }, ...r.reviewMessage }, `${r.name}: what Ask Alice gave on`);
 			}
 			assert.equal(approved.posts, 1, 'approved: the post was made once');
 			assert.equal(declined.posts, 0, 'declined: nothing was posted');

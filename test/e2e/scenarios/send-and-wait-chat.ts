@@ -3,7 +3,10 @@
  * receives the bot's events (Workplace Trigger -> filters -> Send and Wait, Answer In: Chat ->
  * next node); people's taps are the simulator's `tap` (the signed postback a tap produces, sent to
  * the trigger's production URL). Per case: what the trigger answered, the executions n8n recorded,
- * the waiting execution's status, what the next node got, and what the bot posted in the chat.
+ * the waiting execution's status, what the next node got (`approved`, `responder`, `respondedAt` and
+ * the question's `messageId`, `groupId`, `threadId`), and what the bot posted in the chat. The
+ * release topic's question sets a custom Declined Confirmation without adding Post Confirmation
+ * to Options: it is posted.
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +29,8 @@ const bob = SEED.users.bob;
 const project = SEED.groups.project;
 const release = project.topics.release;
 const NOT_WAITING = 'This request is no longer waiting for an answer.';
+/** The release topic's custom Declined Confirmation (Post Confirmation is not added to its Options). */
+const RELEASE_DECLINED = '{user} declined the release';
 const NOT_RECORDED = (user: string) => `${user}, your answer could not be recorded just now. If no confirmation follows, please tap again.`;
 
 interface Check {
@@ -87,7 +92,7 @@ export function approvalsWorkflow(
 		ask('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
 		node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),
 		filter('Group', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:group', 'Trigger'),
-		ask('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob' }, 'Group'),
+		ask('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob', options: { declinedConfirmation: RELEASE_DECLINED } }, 'Group'),
 		node('After Release', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Release' }),
 		filter('Postbacks', '={{ $json.type }}', 'postback', 'Trigger'),
 		node('Got Postback', 'n8n-nodes-base.noOp', 1, {}, { after: 'Postbacks' }),
@@ -185,11 +190,14 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	check('direct: the tap is answered 200 and says resumed', aliceTap.status === 200 && /\(resumed\)/.test(aliceTap.body));
 	check('direct: the execution resumed and finished', directStatus === 'success');
 	const data = directAfter[0]?.data as Record<string, unknown> | undefined;
+	const directMessage = sentOf(sim, direct.approve);
 	check(
-		'direct: the next node got approved, answeredBy alice, answeredAt the tap time, via chat',
+		`direct: the next node got approved, responder alice (chat), respondedAt the tap time, the question's message ${JSON.stringify(directMessage)}`,
 		directAfter.length === 1 &&
-			JSON.stringify(data) === JSON.stringify({ approved: true, answeredBy: { userId: alice._id, username: 'alice' }, answeredAt: aliceTap.event.timestamp, via: 'chat' }),
+			JSON.stringify(data) ===
+				JSON.stringify({ approved: true, responder: { id: alice._id, username: 'alice', source: 'chat' }, respondedAt: aliceTap.event.timestamp, ...directMessage }),
 	);
+	check('direct: the message is in alice\'s direct chat', directMessage.groupId === SEED.directChats.alice.gid && directMessage.threadId === SEED.directChats.alice.tid);
 	check('direct: the tap started no run', (await executions()) === before);
 	const aliceChat = SEED.directChats.alice;
 	check(`direct: "Approved by alice" posted in alice's chat (got ${JSON.stringify(textsIn(aliceChat.gid, aliceChat.tid))})`, textsIn(aliceChat.gid, aliceChat.tid).includes('Approved by alice'));
@@ -206,11 +214,20 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	const groupStatus = await waitFor(group.executionId, ['success', 'error', 'crashed']);
 	const groupAfter = await after(group.executionId, 'After Release');
 	lines.push(`group: carol ${carolTap.body}; bob ${bobTap.body}; execution ${groupStatus}; next node got ${JSON.stringify(groupAfter)}`);
+	const groupMessage = sentOf(sim, group.approve);
 	check(
-		'group: bob declined, the execution resumed once',
-		groupStatus === 'success' && groupAfter.length === 1 && JSON.stringify(groupAfter[0].data) === JSON.stringify({ approved: false, answeredBy: { userId: bob._id, username: 'bob' }, answeredAt: bobTap.event.timestamp, via: 'chat' }),
+		`group: bob declined, the execution resumed once, with the question's message in the release topic ${JSON.stringify(groupMessage)}`,
+		groupStatus === 'success' &&
+			groupAfter.length === 1 &&
+			JSON.stringify(groupAfter[0].data) ===
+				JSON.stringify({ approved: false, responder: { id: bob._id, username: 'bob', source: 'chat' }, respondedAt: bobTap.event.timestamp, ...groupMessage }) &&
+			groupMessage.groupId === project._id &&
+			groupMessage.threadId === release._id,
 	);
-	check('group: "Declined by bob" posted in the topic', textsIn(project._id, release._id).includes('Declined by bob'));
+	check(
+		`group: the custom Declined Confirmation (Post Confirmation not added) posted in the topic (got ${JSON.stringify(textsIn(project._id, release._id))})`,
+		textsIn(project._id, release._id).includes(RELEASE_DECLINED.replace('{user}', 'bob')),
+	);
 	check('group: the taps started no run', (await executions()) === before);
 
 	// 3. A double tap: Approve twice at the same moment.
@@ -352,9 +369,14 @@ async function handOffRefusedOnce(ctx: ScenarioContext, srv: TriggerServer, cred
 
 /** The message (thread and id) whose buttons carry this token, as a tap names it. */
 function messageOf(sim: Simulator, token: string): { messageId: string } {
+	return { messageId: sentOf(sim, token).messageId };
+}
+
+/** The message whose buttons carry this token as the push answered it: the `messageId`, `groupId` and `threadId` of the output. */
+export function sentOf(sim: Simulator, token: string): { messageId: string; groupId: string; threadId: string } {
 	const found = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(token));
 	if (!found) throw new Error('no sent message carries the token');
-	return { messageId: found.id };
+	return { messageId: found.id, groupId: found.groupId, threadId: found.threadId };
 }
 
 export const scenario = triggerServerScenario({

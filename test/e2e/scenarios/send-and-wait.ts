@@ -19,6 +19,7 @@ import { parseExecutionData } from '../../../bench/lib';
 import { findInstalled, TARGETS, type N8nInstall } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
 import { SEED } from '../../../simulator/seed';
+import type { SimulatorState } from '../../../simulator/state';
 import type { RequestLogApi } from '../../../simulator/types';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext, WorkflowJson } from '../types';
@@ -65,17 +66,20 @@ export interface Page {
 /** An ISO time of the last hour is shown as this, so items compare exactly. */
 export const RECENT_TIME = '<a time of the last hour>';
 
+/** What a link answer says about who answered: only that it came by link. */
+export const BY_LINK = { source: 'link' };
+
 /**
- * The next node's item as the cases compare it: `data.answeredAt` becomes RECENT_TIME when it is
+ * The next node's item as the cases compare it: `data.respondedAt` becomes RECENT_TIME when it is
  * an ISO time of the last hour; a timed-out item keeps `data` and the message of its input
  * (the Webhook's `body.message`), since it carries the input item's fields.
  */
 export function comparable(json: Record<string, unknown>): Record<string, unknown> {
 	const data = { ...((json.data ?? {}) as Record<string, unknown>) };
-	if (typeof data.answeredAt === 'string') {
-		const at = Date.parse(data.answeredAt);
-		const iso = new Date(at).toISOString() === data.answeredAt;
-		if (iso && Date.now() - at < 3_600_000 && at <= Date.now() + 5_000) data.answeredAt = RECENT_TIME;
+	if (typeof data.respondedAt === 'string') {
+		const at = Date.parse(data.respondedAt);
+		const iso = new Date(at).toISOString() === data.respondedAt;
+		if (iso && Date.now() - at < 3_600_000 && at <= Date.now() + 5_000) data.respondedAt = RECENT_TIME;
 	}
 	if (data.timedOut === true) return { data, inputMessage: (json.body as { message?: unknown } | undefined)?.message };
 	return { ...json, data };
@@ -183,6 +187,20 @@ export async function pushedTemplate(log: Pick<RequestLogApi, 'find'>, message: 
 		if (Date.now() > deadline) throw new Error(`no push with the message "${message}" reached the simulator`);
 		await sleep(100);
 	}
+}
+
+/**
+ * The question's message as the platform recorded it (the push answered its `id`, `groupId` and
+ * `threadId`), found by the buttons template's text: the `messageId`, `groupId` and `threadId` the
+ * answer's `data` must carry.
+ */
+export function sentMessageOf(ctx: ScenarioContext, text: string): { messageId: string; groupId: string; threadId: string } {
+	const sent = (ctx.sim.state as SimulatorState)
+		.sentMessages()
+		.filter((m) => (m.content as { template?: { text?: string } }).template?.text === text)
+		.at(-1);
+	if (!sent) throw new Error(`the platform recorded no message "${text}"`);
+	return { messageId: sent.id, groupId: sent.groupId, threadId: sent.threadId };
 }
 
 /** The thread (gid, tid) of the push whose buttons template has the text `message`. */
@@ -349,21 +367,27 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 		['approval', { approved: false, timedOut: true }],
 	] as const) {
 		const question = `Nobody will answer this one (${type})`;
-		const c = newCase(`${type === 'freeText' ? 'free text' : 'approval'}, Limit Wait Time ${LIMIT_MINUTES * 60} s`, [{ data: expected, inputMessage: question }]);
+		const c = newCase(`${type === 'freeText' ? 'free text' : 'approval'}, Limit Wait Time ${LIMIT_MINUTES * 60} s`, []);
 		const wf = timeoutWfs[type];
 		c.executions.before = await run.count(wf.id);
 		const [button] = (await run.start(wf.hookPath, question)).actions;
+		// The timed-out item names the question's message too.
+		c.expectedAfter = [{ data: { ...expected, ...sentMessageOf(ctx, question) }, inputMessage: question }];
 		const executionId = executionIdOf(button.linkUri);
 		timeouts.push({ c, wf, button, executionId, started: Date.now() });
 		await status(c, 'after sending', executionId, 'waiting');
 	}
 
 	// Approval: two executions, one approved, one declined.
-	const approveCase = newCase('approval: approve', [{ data: { approved: true, answeredAt: RECENT_TIME, via: 'link' } }]);
-	const declineCase = newCase('approval: decline', [{ data: { approved: false, answeredAt: RECENT_TIME, via: 'link' } }]);
+	const approveCase = newCase('approval: approve', []);
+	const declineCase = newCase('approval: decline', []);
 	approveCase.executions.before = await run.count(approvalWf.id);
 	const [approve, declineOfFirst] = (await run.start(approvalWf.hookPath, 'Approve 120 EUR for the team lunch?')).actions;
 	const [, decline] = (await run.start(approvalWf.hookPath, 'Approve 80 EUR for the taxi?')).actions;
+	approveCase.expectedAfter = [
+		{ data: { approved: true, responder: BY_LINK, respondedAt: RECENT_TIME, ...sentMessageOf(ctx, 'Approve 120 EUR for the team lunch?') } },
+	];
+	declineCase.expectedAfter = [{ data: { approved: false, responder: BY_LINK, respondedAt: RECENT_TIME, ...sentMessageOf(ctx, 'Approve 80 EUR for the taxi?') } }];
 	declineCase.executions.before = approveCase.executions.before + 1;
 	urlLengths.push({ what: 'approval (Approve)', length: approve.linkUri.length }, { what: 'approval (Decline)', length: decline.linkUri.length });
 	const approveExecution = executionIdOf(approve.linkUri);
@@ -423,10 +447,16 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 		{ name: 'approval to a group topic', wf: topicWf, message: 'Ship release 1.6 on Friday?', thread: { gid: SEED.groups.project._id, tid: SEED.groups.project.topics.release._id }, lookups: 0 },
 		{ name: 'approval to a user by username', wf: usernameWf, message: 'Approve 45 EUR for books?', thread: SEED.directChats.alice, lookups: 1 },
 	]) {
-		const c = newCase(target.name, [{ data: { approved: true, answeredAt: RECENT_TIME, via: 'link' } }]);
+		const c = newCase(target.name, []);
 		c.executions.before = await run.count(target.wf.id);
 		const lookupsBefore = usernameLookups();
 		const [button] = (await run.start(target.wf.hookPath, target.message)).actions;
+		const message = sentMessageOf(ctx, target.message);
+		c.checks.push([
+			`the message's group and thread are the thread pushed to (got ${message.groupId}, ${message.threadId})`,
+			message.groupId === target.thread.gid && message.threadId === target.thread.tid,
+		]);
+		c.expectedAfter = [{ data: { approved: true, responder: BY_LINK, respondedAt: RECENT_TIME, ...message } }];
 		const thread = pushedThread(ctx.sim.log, target.message);
 		c.checks.push([`pushed to ${JSON.stringify(target.thread)} (got ${JSON.stringify(thread)})`, thread.gid === target.thread.gid && thread.tid === target.thread.tid]);
 		const lookups = usernameLookups() - lookupsBefore;
@@ -441,9 +471,10 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	}
 
 	// Free text: the form page, then the form posted to the same URL.
-	const freeCase = newCase('free text', [{ data: { text: 'Tuesday works, 14:00 ✓' } }]);
+	const freeCase = newCase('free text', []);
 	freeCase.executions.before = await run.count(freeTextWf.id);
 	const freeTemplate = await run.start(freeTextWf.hookPath, 'When can we meet?');
+	freeCase.expectedAfter = [{ data: { text: 'Tuesday works, 14:00 ✓', responder: BY_LINK, respondedAt: RECENT_TIME, ...sentMessageOf(ctx, 'When can we meet?') } }];
 	const [respond] = freeTemplate.actions;
 	freeCase.checks.push(['the pushed title resolved $json when the message was sent', freeTemplate.title === 'Title from $json']);
 	urlLengths.push({ what: 'free text (Respond)', length: respond.linkUri.length });
@@ -471,9 +502,12 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	freeCase.executions.after = await run.count(freeTextWf.id);
 
 	// Custom form with two fields.
-	const formCase = newCase('custom form', [{ data: { Destination: 'Lisbon', Nights: 3 } }]);
+	const formCase = newCase('custom form', []);
 	formCase.executions.before = await run.count(formWf.id);
 	const [formButton] = (await run.start(formWf.hookPath, 'Where do you want to go?')).actions;
+	formCase.expectedAfter = [
+		{ data: { Destination: 'Lisbon', Nights: 3, responder: BY_LINK, respondedAt: RECENT_TIME, ...sentMessageOf(ctx, 'Where do you want to go?') } },
+	];
 	urlLengths.push({ what: 'custom form (Respond)', length: formButton.linkUri.length });
 	const formExecution = executionIdOf(formButton.linkUri);
 	await status(formCase, 'after sending', formExecution, 'waiting');

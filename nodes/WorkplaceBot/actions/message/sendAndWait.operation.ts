@@ -3,13 +3,14 @@
  * to a user's direct chat or a group thread, then puts the execution to wait until the node's
  * webhook (./sendAndWait/webhook.ts) gets the answer or the wait time runs out.
  *
- * Outputs after the wait: approval `{data: {approved, answeredAt, via}}` (`answeredBy` too when
- * answered in the chat), free text `{data: {text}}`, custom form `{data: {<label>: value}}`;
- * timed out: the input item with `data: {timedOut: true}` (plus `approved: false` for an
- * approval). n8n resumes a timed-out execution by passing the waiting node's stack input
- * through, so that input is replaced by the timed-out item once the message was sent. It keeps
- * the input's fields because the webhook evaluates the node's parameters (the question of a form
- * page, the allowed approvers) against that same stack input.
+ * Outputs after the wait (./sendAndWait/answerData.ts): approval `{data: {approved, responder,
+ * respondedAt, messageId, groupId, threadId}}`, free text `{data: {text, …}}`, custom form
+ * `{data: {<label>: value, …}}`; timed out: the input item with `data: {timedOut: true, messageId,
+ * groupId, threadId}` (plus `approved: false` for an approval). n8n resumes a timed-out execution
+ * by passing the waiting node's stack input through, so that input is replaced by the timed-out
+ * item once the message was sent. It keeps the input's fields because the webhook evaluates the
+ * node's parameters (the question of a form page, the allowed approvers) against that same stack
+ * input, and its `data` keeps the question's message for the answer.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
@@ -23,6 +24,8 @@ import { invalidInput, nameField, requireString, violationsError } from '../../.
 import { groupRecipient } from '../recipients';
 import type { UserReference } from '../users';
 import { readUser, resolveUser } from '../users';
+import type { SentMessage } from './sendAndWait/answerData';
+import { sentMessageOf } from './sendAndWait/answerData';
 import type { ResponseType, SentButton } from './sendAndWait/body';
 import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sendAndWait/body';
 import { sendAndWaitFields } from './sendAndWait/description';
@@ -36,9 +39,9 @@ export const description = updateDisplayOptions(
 
 const RESPONSE_TYPES: readonly string[] = ['approval', 'freeText', 'customForm'];
 
-/** The item the execution goes on with when the wait time ran out: the input's fields and `data`. */
-export function timedOutItem(responseType: ResponseType, input: IDataObject = {}): INodeExecutionData {
-	const data: IDataObject = responseType === 'approval' ? { approved: false, timedOut: true } : { timedOut: true };
+/** The item the execution goes on with when the wait time ran out: the input's fields and `data` (with the question's message). */
+export function timedOutItem(responseType: ResponseType, input: IDataObject = {}, message: SentMessage = {}): INodeExecutionData {
+	const data: IDataObject = responseType === 'approval' ? { approved: false, timedOut: true, ...message } : { timedOut: true, ...message };
 	return { json: { ...input, data }, pairedItem: { item: 0 } };
 }
 
@@ -122,9 +125,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	await this.putExecutionToWait(waitTill);
+	const results = (Array.isArray(body) ? body : [body]) as IDataObject[];
+	// The waiting execution keeps this stack item: the webhook reads the question's message from it.
 	const executeData = this.getExecuteData();
 	const input = this.getInputData()[0]?.json ?? {};
-	executeData.data = { ...executeData.data, main: [[timedOutItem(responseType, input)]] };
-	const results = (Array.isArray(body) ? body : [body]) as IDataObject[];
+	executeData.data = { ...executeData.data, main: [[timedOutItem(responseType, input, sentMessageOf(results, gid, tid))]] };
 	return [{ gid, tid, results, waitTill: waitTill.toISOString() }];
 }

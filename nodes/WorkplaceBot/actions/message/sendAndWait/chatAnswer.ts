@@ -10,14 +10,18 @@
  * 5. the first answer wins (in this process; n8n refuses a second resume of one execution).
  * The answer to the trigger is JSON: the outcome and a text for the bot to post (a confirmation,
  * or why nothing changed). On a resume n8n sends it, after it has taken the resume (n8n 2).
+ * The execution goes on with `{data: {approved, responder: {id, username, source: 'chat'},
+ * respondedAt, messageId, groupId, threadId}}` (./answerData.ts).
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { Answerer, AnswerOutcome, AnswerReply } from '../../../../shared/inChatAnswer';
-import { answererOf, encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
+import { ALREADY_ANSWERED_REPLY, answererOf, encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
 import { parseDelivery } from '../../../../shared/delivery';
+import type { Responder } from './answerData';
+import { answerData, waitingMessage } from './answerData';
 import { DEFAULT_CHAT_TEXTS } from './description';
 
 function respond(ctx: IWebhookFunctions, status: number, outcome: AnswerOutcome, message: string, reply = ''): IWebhookResponseData {
@@ -55,9 +59,15 @@ export function mayAnswer(ctx: IWebhookFunctions, user: Answerer): boolean {
 	return String(recipient ?? '').trim() === user.userId;
 }
 
-function answeredAt(event: IDataObject): string {
+/** The time of the tap as the platform sent it, else now. */
+function respondedAt(event: IDataObject): string {
 	const at = typeof event.timestamp === 'string' ? Date.parse(event.timestamp) : NaN;
 	return new Date(Number.isFinite(at) ? at : Date.now()).toISOString();
+}
+
+/** Who tapped, as n8n names a responder: the postback names an ID and a username, no display name. */
+function responderOf(user: Answerer): Responder {
+	return user.username === '' ? { id: user.userId, source: 'chat' } : { id: user.userId, username: user.username, source: 'chat' };
 }
 
 export async function chatAnswerWebhook(
@@ -110,11 +120,11 @@ export async function chatAnswerWebhook(
 		return respond(ctx, 200, 'notAllowed', `${user.username || user.userId} is not an allowed approver`, fillUser(text(options.notAllowedReply, DEFAULT_CHAT_TEXTS.notAllowed), user));
 	}
 	if (!claimAnswer(`${executionId}:${node.id}:${query.nonce}`)) {
-		return respond(ctx, 200, 'alreadyAnswered', 'An answer was already recorded', fillUser(text(options.alreadyAnsweredReply, DEFAULT_CHAT_TEXTS.alreadyAnswered), user));
+		return respond(ctx, 200, 'alreadyAnswered', 'An answer was already recorded', ALREADY_ANSWERED_REPLY);
 	}
 
 	const approved = query.answer === 'a';
-	const data: IDataObject = { approved, answeredBy: { ...user }, answeredAt: answeredAt(event), via: 'chat' };
+	const data = answerData({ approved }, responderOf(user), respondedAt(event), waitingMessage(ctx));
 	const confirmation =
 		options.postConfirmation === false
 			? ''

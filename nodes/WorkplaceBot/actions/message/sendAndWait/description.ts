@@ -2,6 +2,7 @@
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { entryList, optionsCollection, valueOptions } from '../../../../shared/descriptions/fields';
+import { NOT_WAITING_REPLY } from '../../../../shared/inChatAnswer';
 import { groupIdField, topicIdField, userFields } from '../../common.descriptions';
 import { optionsProperty, property } from '../properties';
 import { LIMITS } from '../spec';
@@ -19,10 +20,16 @@ export const DEFAULT_CHAT_TEXTS = {
 	approved: 'Approved by {user}',
 	declined: 'Declined by {user}',
 	notAllowed: '{user} may not answer this request.',
-	alreadyAnswered: 'This request was already answered.',
 } as const;
 
 const inChat = { '/responseType': ['approval'], '/answerIn': ['chat'] };
+
+/**
+ * The confirmation texts: shown unless Post Confirmation is switched off. Post Confirmation is on
+ * by default and absent from Options until added, so the texts must not wait for it to be added
+ * (n8n drops an option whose display conditions do not hold).
+ */
+const confirmationText = { show: inChat, hide: { postConfirmation: [false] } };
 
 /** The resume URLs of the operation (n8n's waiting webhooks, path = node ID), as n8n's send-and-wait nodes declare them. */
 export const SEND_AND_WAIT_WEBHOOKS: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
@@ -167,20 +174,29 @@ const options = optionsCollection([
 		name: 'postConfirmation',
 		type: 'boolean',
 		default: true,
-		description: 'Whether the bot posts who answered in the chat the answer came from (e.g. "Approved by alice") once the execution resumes',
+		description:
+			'Whether the bot posts who answered in the chat the answer came from (Approved Confirmation or Declined Confirmation, e.g. "Approved by alice") once the execution resumes. On unless switched off here.',
 		displayOptions: { show: inChat },
 	},
 	{
-		...property('string', 'Approved Confirmation', 'approvedConfirmation', 'Posted when someone approves; {user} is their username', {
-			default: DEFAULT_CHAT_TEXTS.approved,
-		}),
-		displayOptions: { show: { ...inChat, postConfirmation: [true] } },
+		...property(
+			'string',
+			'Approved Confirmation',
+			'approvedConfirmation',
+			'Posted in the chat when someone approves (Post Confirmation need not be added: it is on by default); {user} is their username',
+			{ default: DEFAULT_CHAT_TEXTS.approved },
+		),
+		displayOptions: confirmationText,
 	},
 	{
-		...property('string', 'Declined Confirmation', 'declinedConfirmation', 'Posted when someone declines; {user} is their username', {
-			default: DEFAULT_CHAT_TEXTS.declined,
-		}),
-		displayOptions: { show: { ...inChat, postConfirmation: [true] } },
+		...property(
+			'string',
+			'Declined Confirmation',
+			'declinedConfirmation',
+			'Posted in the chat when someone declines (Post Confirmation need not be added: it is on by default); {user} is their username',
+			{ default: DEFAULT_CHAT_TEXTS.declined },
+		),
+		displayOptions: confirmationText,
 	},
 	{
 		...property(
@@ -189,16 +205,6 @@ const options = optionsCollection([
 			'notAllowedReply',
 			'Posted in the chat when someone who is not an allowed approver taps a button; {user} is their username. Empty posts nothing.',
 			{ default: DEFAULT_CHAT_TEXTS.notAllowed },
-		),
-		displayOptions: { show: inChat },
-	},
-	{
-		...property(
-			'string',
-			'Reply to Later Answers',
-			'alreadyAnsweredReply',
-			'Posted in the chat when someone taps a button after the request was answered; {user} is their username. Empty posts nothing.',
-			{ default: DEFAULT_CHAT_TEXTS.alreadyAnswered },
 		),
 		displayOptions: { show: inChat },
 	},
@@ -260,8 +266,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		{ show: { responseType: ['approval'] } },
 	),
 	{
-		displayName:
-			"In-chat answers reach this node through the Workplace Trigger that receives the bot's events: keep that trigger's workflow active, with Signature Verification \"Webhook Secret\" and Use Bot Credential on (its bot posts the confirmations and replies), and select here the Workplace Webhook API credential holding the same secret.",
+		displayName: `In-chat answers reach this node through the Workplace Trigger that receives the bot's events: keep that trigger's workflow active, with Signature Verification "Webhook Secret" and Use Bot Credential on (its bot posts the confirmations and replies), and select here the Workplace Webhook API credential holding the same secret. A tap after the answer gets a fixed reply, once per person: "${NOT_WAITING_REPLY}"`,
 		name: 'inChatNotice',
 		type: 'notice',
 		default: '',

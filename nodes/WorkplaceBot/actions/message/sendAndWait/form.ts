@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isCalendarDate } from '../../../../shared/dates';
 import type { Violation } from '../../../../shared/validation';
 import { isPlainObject, parseCommaList, violation } from '../../../../shared/validation';
+import { OUTPUT_FIELDS } from './answerData';
 import type { FormFieldType } from './description';
 import { FORM_FIELD_TYPES } from './description';
 
@@ -39,6 +40,9 @@ export function customFormFields(raw: unknown): { fields: FormField[]; violation
 		const label = typeof values.fieldLabel === 'string' ? values.fieldLabel.trim() : '';
 		if (label === '') violations.push(violation([...at, 'Field Label'], 'must not be empty', values.fieldLabel ?? ''));
 		else if (seen.has(label)) violations.push(violation([...at, 'Field Label'], 'must differ from the other labels', label));
+		else if ((OUTPUT_FIELDS as readonly string[]).includes(label)) {
+			violations.push(violation([...at, 'Field Label'], `must not be one of the names the output gives its own fields (${OUTPUT_FIELDS.join(', ')})`, label));
+		}
 		seen.add(label);
 		const type = (FORM_FIELD_TYPES as readonly unknown[]).includes(values.fieldType) ? (values.fieldType as FormFieldType) : 'text';
 		const choices = type === 'dropdown' ? (parseCommaList(values.fieldOptions) ?? []) : [];

@@ -5,9 +5,10 @@
  * 2. the `signature` of the URL must be the one n8n's getSignedResumeUrl gives for this
  *    execution, node and query (n8n checks it too on 1.107+ when asked, and always on 2.x);
  * 3. an answer already recorded for this message (in this process) gets a page and resumes nothing;
- * 4. approval: resumes with `{data: {approved, answeredAt, via: 'link'}}`; free text and custom
- *    form: GET serves the form, POST checks the answers (the form again with the problems, or
- *    resume with them).
+ * 4. approval: resumes with `{data: {approved, responder: {source: 'link'}, respondedAt,
+ *    messageId, groupId, threadId}}` (a link tells nobody's identity); free text and custom form:
+ *    GET serves the form, POST checks the answers (the form again with the problems, or resume
+ *    with them, `responder`, `respondedAt` and the message added).
  * In-chat answers (`via=chat` in the URL) come from the Workplace Trigger: ./chatAnswer.ts.
  * It answers every request itself (noWebhookResponse) and returns workflowData only to resume.
  */
@@ -15,6 +16,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { timingSafeEqual } from 'crypto';
 
 import { processMap } from '../../../../shared/processMemory';
+import { answerData, waitingMessage } from './answerData';
 import type { ResponseType } from './body';
 import { NONCE_PARAM } from './body';
 import { chatAnswerWebhook } from './chatAnswer';
@@ -101,8 +103,10 @@ function formFields(ctx: IWebhookFunctions, responseType: ResponseType): FormFie
 	return customFormFields(ctx.getNodeParameter('formFields.values', []) as unknown).fields;
 }
 
-function resume(ctx: IWebhookFunctions, key: string, data: IDataObject): IWebhookResponseData {
+/** Resumes with a link's answer: who answered is not known, only that it came by link, and when. */
+function resume(ctx: IWebhookFunctions, key: string, values: IDataObject): IWebhookResponseData {
 	if (!claimAnswer(key)) return answer(ctx, 200, PAGES.alreadyRecorded());
+	const data = answerData(values, { source: 'link' }, new Date().toISOString(), waitingMessage(ctx));
 	send(ctx, 200, PAGES.recorded());
 	return { noWebhookResponse: true, workflowData: [[{ json: { data }, pairedItem: { item: 0 } }]] };
 }
@@ -124,7 +128,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	}
 	if (responseType === 'approval') {
 		if (query.approved !== 'true' && query.approved !== 'false') return answer(this, 401, PAGES.invalidLink());
-		return resume(this, key, { approved: query.approved === 'true', answeredAt: new Date().toISOString(), via: 'link' });
+		return resume(this, key, { approved: query.approved === 'true' });
 	}
 
 	const fields = formFields(this, responseType);
