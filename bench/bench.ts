@@ -14,11 +14,15 @@
  *   (f) Queue mode: the burst of (c) through nginx to 2 webhook processes and 2 workers (PostgreSQL,
  *       Redis; scripts/lib/queue-cluster.ts), Workplace Trigger vs Webhook, a fresh cluster per side:
  *       answers, executions, runs per worker, peak RSS and CPU time of each n8n process (bench/queue-burst.ts).
+ *   (g) Trigger: 1,000 deliveries with a wrong signature vs 1,000 signed ones at 20 in flight, one warm
+ *       trigger set up as (c): deliveries/s, CPU seconds of n8n, every forged one 401 (bench/forged.ts).
  *
  * Switches: BENCH_ROUNDS (default 3), BENCH_TARGET (1 = n8n 1.x on Node 20, default; 2),
- * BENCH_ONLY=a,b,c,d,e,f (default all; a and e run together), BENCH_SEND_SCENARIOS (for a/e, e.g. "rate limit"), BENCH_BINARY_MODES=filesystem,database (for b), BENCH_KEEP=1 keeps the user folders.
+ * BENCH_ONLY=a,b,c,d,e,f,g (default all; a and e run together; one letter runs one section), BENCH_SEND_SCENARIOS (for a/e, e.g. "rate limit"), BENCH_BINARY_MODES=filesystem,database (for b), BENCH_KEEP=1 keeps the user folders.
  * For (c): BENCH_DELIVERIES (2000), BENCH_TRIGGER_SIDES (workplaceTrigger,workplaceTriggerBatched,webhook),
  * BENCH_RECORD_TIMEOUT_S (300), BENCH_PRODUCTION_CONCURRENCY (-1), BENCH_N8N_ENV (JSON, e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}), BENCH_WARMUP (300).
+ * For (g): BENCH_FORGED_DELIVERIES (1000 of each kind), BENCH_WARMUP and BENCH_N8N_ENV as for (c).
+ * A partial run writes only its sections: BENCH_OUT=<file under bench/> keeps RESULTS.md as it is.
  * For (f): BENCH_DELIVERIES, BENCH_WARMUP, BENCH_RECORD_TIMEOUT_S and BENCH_N8N_ENV (every n8n process) as for (c);
  * BENCH_QUEUE_ROUND_ROBIN=1 spreads the one trigger URL over both webhook processes (default: one URL, one
  * process). Starts PostgreSQL, Redis and nginx as `npm run test:queue` does (installed with apt-get when missing).
@@ -43,6 +47,7 @@ import {
 import { getFreePort, run } from '../scripts/lib/proc';
 import { startSimulator } from '../simulator';
 import { benchFiles, BINARY_MODES, filesSection } from './files';
+import { benchForged, forgedSection } from './forged';
 import { log, stat } from './lib';
 import { benchQueueBurst, queueBurstSection } from './queue-burst';
 import { benchSends, sendSections } from './sends';
@@ -50,7 +55,7 @@ import { benchTrigger, triggerSection } from './trigger';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const TARGET = (process.env.BENCH_TARGET ?? '1') as TargetId;
-const ONLY = (process.env.BENCH_ONLY ?? 'a,b,c,d,e,f').split(',').map((s) => s.trim());
+const ONLY = (process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g').split(',').map((s) => s.trim());
 const LATENCY_MS = 20;
 /** Report file under bench/ (a partial run can write elsewhere than RESULTS.md). */
 const BENCH_OUT = process.env.BENCH_OUT ?? 'RESULTS.md';
@@ -128,7 +133,7 @@ async function main(): Promise<void> {
 	const sections: string[] = [];
 	let inst: N8nInstall | undefined;
 	// (f) starts its own n8n processes from the tarball; the others share one user folder.
-	const inFolder = ['a', 'b', 'c', 'e'].filter((x) => ONLY.includes(x));
+	const inFolder = ['a', 'b', 'c', 'e', 'g'].filter((x) => ONLY.includes(x));
 	if (inFolder.length || ONLY.includes('f')) {
 		inst = findInstalled(TARGETS[TARGET]);
 		if (!inst) throw new Error(`n8n ${TARGETS[TARGET].n8nVersion} is not installed: run \`npm run n8n:install\``);
@@ -155,6 +160,11 @@ async function main(): Promise<void> {
 				if (ONLY.includes('c')) {
 					log(`(c) Trigger deliveries vs Webhook: ${ROUNDS} round(s)`);
 					sections.push(...triggerSection(await benchTrigger(inst, path.join(userFolder, '.n8n', 'nodes'), sim, ROUNDS)));
+				}
+				if (ONLY.includes('g')) {
+					log(`(g) Trigger: forged deliveries vs signed ones, ${ROUNDS} round(s)`);
+					const rounds = await benchForged(inst, path.join(userFolder, '.n8n', 'nodes'), sim, ROUNDS);
+					sections.push(...forgedSection(rounds, `n8n ${TARGETS[TARGET].n8nVersion}`));
 				}
 			}
 			if (ONLY.includes('f')) {

@@ -114,7 +114,7 @@ export async function createSideWorkflow(server: N8nServer, side: Side, secret: 
 	return { workflowId: created.id, webhookId, webhookPath: side !== 'webhook' ? 'webhook' : undefined };
 }
 
-async function countExecutions(server: N8nServer, workflowId: string, status?: string[]): Promise<number> {
+export async function countExecutions(server: N8nServer, workflowId: string, status?: string[]): Promise<number> {
 	return (await server.executions(status ? { workflowId, status } : { workflowId }, 1)).count;
 }
 
@@ -137,21 +137,21 @@ export async function warmUp(t: BurstTarget): Promise<void> {
 	}
 }
 
-/** One measured burst (round `round`): answers, executions recorded, peak RSS of each process. */
-export async function burst(t: BurstTarget, round: number): Promise<Burst> {
+/** One measured burst of `count` deliveries (round `round`): answers, executions recorded, peak RSS of each process. */
+export async function burst(t: BurstTarget, round: number, count = DELIVERIES): Promise<Burst> {
 	const { server, workflowId: id } = t;
 	const before = await countExecutions(server, id);
 	const succeededBefore = await countExecutions(server, id, ['success']);
 	const erroredBefore = await countExecutions(server, id, ['error', 'crashed']);
 	// One new message per delivery, built before the clock starts; the simulator's webhook
 	// sender signs each body (HMAC-SHA256, hex, x-service-signature) as the platform does.
-	const deliveries: WebhookDelivery[] = Array.from({ length: DELIVERIES }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
+	const deliveries: WebhookDelivery[] = Array.from({ length: count }, (_, i) => ({ kind: 'bot', events: [messageEvent({ text: `bench ${round}/${i}` })] }));
 	const statuses: Record<string, number> = {};
 	const startRss = t.processes.map((p) => memoryOf(p.pid).rss);
 	for (const p of t.processes) resetPeak(p.pid);
 	const startCpu = t.processes.map((p) => cpuSecondsOf(p.pid));
 	const started = Date.now();
-	await pool(DELIVERIES, IN_FLIGHT, async (i) => {
+	await pool(count, IN_FLIGHT, async (i) => {
 		const res = await sendWebhook(t.url, deliveries[i], { secret: t.secret, timeoutMs: 120_000 });
 		statuses[res.status] = (statuses[res.status] ?? 0) + 1;
 	});
@@ -163,7 +163,7 @@ export async function burst(t: BurstTarget, round: number): Promise<Burst> {
 	for (;;) {
 		executions = (await countExecutions(server, id)) - before;
 		const unfinished = await countExecutions(server, id, ['new', 'running']);
-		if (executions >= DELIVERIES && unfinished === 0) {
+		if (executions >= count && unfinished === 0) {
 			recordedMs = Date.now() - started;
 			break;
 		}
@@ -186,7 +186,7 @@ export async function burst(t: BurstTarget, round: number): Promise<Burst> {
 	}
 	const named = (values: string[]) => values.map((v, i) => `${t.processes.length > 1 ? `${t.processes[i].name} ` : ''}${v}`).join(', ');
 	log(
-		`  round ${round} ${t.label}: answered in ${answerMs} ms (${(DELIVERIES / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded, ${errored} errored)` +
+		`  round ${round} ${t.label}: answered in ${answerMs} ms (${(count / (answerMs / 1000)).toFixed(0)}/s), all recorded after ${recordedMs} ms, statuses ${JSON.stringify(statuses)}, executions ${executions} (${succeeded} succeeded, ${errored} errored)` +
 			`, peak RSS ${named(peaksAboveStart.map((b) => `+${(b / MiB).toFixed(0)}`))} MiB, CPU ${named(cpuSeconds.map((c) => c.toFixed(1)))} s${unfinished ? `, by status ${JSON.stringify(unfinished)}` : ''}`,
 	);
 	return { answerMs, recordedMs, statuses, executions, succeeded, errored, peaksAboveStart, cpuSeconds, unfinished };
@@ -204,7 +204,17 @@ export async function benchTrigger(inst: N8nInstall, packageNodesDir: string, si
 	return results;
 }
 
-async function benchSide(inst: N8nInstall, packageNodesDir: string, sim: Simulator, side: Side, rounds: number): Promise<TriggerRound[]> {
+/**
+ * A fresh `n8n start` of its own (SQLite, the package from `packageNodesDir`) holding the side's
+ * active workflow, warmed up; `run` measures it, then n8n is stopped and its folder removed.
+ */
+export async function withWarmSide<T>(
+	inst: N8nInstall,
+	packageNodesDir: string,
+	sim: Simulator,
+	side: Side,
+	run: (target: BurstTarget) => Promise<T>,
+): Promise<T> {
 	const userFolder = createUserFolder('n8n-bench-trigger-');
 	fs.cpSync(packageNodesDir, path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
 	const server = await startN8nServer(inst, {
@@ -213,7 +223,6 @@ async function benchSide(inst: N8nInstall, packageNodesDir: string, sim: Simulat
 		env: { EXECUTIONS_DATA_PRUNE: 'false', N8N_CONCURRENCY_PRODUCTION_LIMIT: PRODUCTION_CONCURRENCY, ...(JSON.parse(process.env.BENCH_N8N_ENV ?? '{}') as Record<string, string>) },
 		startTimeoutMs: 180_000,
 	});
-	const results: TriggerRound[] = [];
 	try {
 		await server.setupOwner();
 		const secret = sim.credentials.webhookSecret;
@@ -227,12 +236,19 @@ async function benchSide(inst: N8nInstall, packageNodesDir: string, sim: Simulat
 			label: side,
 		};
 		await warmUp(target);
-		for (let round = 1; round <= rounds; round++) results.push({ side, ...(await burst(target, round)) });
+		return await run(target);
 	} finally {
 		await server.stop();
 		if (!process.env.BENCH_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 	}
-	return results;
+}
+
+async function benchSide(inst: N8nInstall, packageNodesDir: string, sim: Simulator, side: Side, rounds: number): Promise<TriggerRound[]> {
+	return await withWarmSide(inst, packageNodesDir, sim, side, async (target) => {
+		const results: TriggerRound[] = [];
+		for (let round = 1; round <= rounds; round++) results.push({ side, ...(await burst(target, round)) });
+		return results;
+	});
 }
 
 export function triggerSection(rounds: TriggerRound[]): string[] {

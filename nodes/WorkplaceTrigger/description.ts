@@ -5,7 +5,7 @@ import { optionsCollection } from '../shared/descriptions/fields';
 
 /**
  * The picture of a message event is downloaded while the platform waits for the delivery's answer:
- * the limit (no byte for this long) stays well under a webhook sender's usual patience.
+ * the limit of the whole download, retries included, stays well under a webhook sender's usual patience.
  */
 export const PICTURE_TIMEOUT_SECONDS = 20;
 
@@ -112,7 +112,7 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 300 },
 		default: PICTURE_TIMEOUT_SECONDS,
 		description:
-			'How long the download of a picture may go without receiving a byte. The platform waits for the answer meanwhile: keep it well under its patience. A delivery whose picture fails is answered with an error and starts no run, so the platform can send it again.',
+			'How long the download of a picture may take, retries included: a server error (5xx), a rate limit (429, after its Retry-After) or a dropped connection is tried again while time is left, and an attempt fails when no byte arrives in the time left. The platform waits for the answer meanwhile: keep it well under its patience. A delivery whose picture cannot be had in time is answered with an error and starts no run, so the platform can send it again.',
 		displayOptions: { show: { useBotCredential: [true], downloadImages: [true] } },
 	},
 	optionsCollection([

@@ -29,9 +29,9 @@ export function assertWebhookCredential(ctx: IHookFunctions): void {
 /**
  * How long this process reuses a signing secret it read. n8n reads a credential from the database
  * and decrypts it on every call, which cost the trigger 15% of its deliveries per second (bench
- * (c)); once a second per credential is enough. A delivery that fails the check with a reused
- * secret is checked again with a fresh read, so a new secret applies at once; the old one is still
- * accepted for at most this long after it was changed.
+ * (c)); once a second per credential is enough. Deliveries with a wrong signature get no read of
+ * their own either (anyone who knows the URL can send them): a changed secret applies once the
+ * held one is this old, and the old one is accepted for at most this long after the change.
  */
 export const SECRET_REUSE_MS = 1000;
 
@@ -39,16 +39,42 @@ const MAX_HELD = 500;
 
 const held = processMap<string, { secret: string | undefined; readAt: number }>();
 
+/** Reads under way, per credential: deliveries arriving together share one. */
+const reading = processMap<string, Promise<string | undefined>>();
+
 /**
- * The trigger's signing secret; `fresh` reads it from n8n even when one is held. A read that finds
+ * The trigger's signing secret: the one held for its credential while younger than
+ * SECRET_REUSE_MS, else read from n8n, one read at a time per credential. A read that finds
  * another secret than the one held is logged (without either value).
  */
-export async function signingSecret(ctx: IWebhookFunctions, fresh = false): Promise<string | undefined> {
+export async function signingSecret(ctx: IWebhookFunctions): Promise<string | undefined> {
 	const id = ctx.getNode().credentials?.workplaceWebhookApi?.id;
-	const entry = id ? held.get(id) : undefined;
-	if (!fresh && entry && Date.now() - entry.readAt < SECRET_REUSE_MS) return entry.secret;
+	if (!id) return await readSecret(ctx);
+	const entry = held.get(id);
+	if (entry && Date.now() - entry.readAt < SECRET_REUSE_MS) return entry.secret;
+	let read = reading.get(id);
+	if (!read) {
+		read = readAndHold(ctx, id);
+		reading.set(id, read);
+		// A failed read is not held: the next delivery reads again (and reports its own error).
+		const done = () => {
+			if (reading.get(id) === read) reading.delete(id);
+		};
+		read.then(done, done);
+	}
+	return await read;
+}
+
+async function readSecret(ctx: IWebhookFunctions): Promise<string | undefined> {
 	const { secret } = await ctx.getCredentials<{ secret?: string }>('workplaceWebhookApi');
-	const value = typeof secret === 'string' ? secret : undefined;
+	return typeof secret === 'string' ? secret : undefined;
+}
+
+async function readAndHold(ctx: IWebhookFunctions, id: string): Promise<string | undefined> {
+	// Held from when the read began: a secret changed after that is not in it.
+	const readAt = Date.now();
+	const value = await readSecret(ctx);
+	const entry = held.get(id);
 	if (entry && entry.secret !== value) {
 		logTrigger(
 			ctx,
@@ -56,10 +82,8 @@ export async function signingSecret(ctx: IWebhookFunctions, fresh = false): Prom
 			`the secret of the Workplace Webhook API credential ${webhookCredentialName(ctx)} changed; deliveries are now verified with the new one.`,
 		);
 	}
-	if (id) {
-		held.delete(id);
-		held.set(id, { secret: value, readAt: Date.now() });
-		while (held.size > MAX_HELD) held.delete(held.keys().next().value as string);
-	}
+	held.delete(id);
+	held.set(id, { secret: value, readAt });
+	while (held.size > MAX_HELD) held.delete(held.keys().next().value as string);
 	return value;
 }

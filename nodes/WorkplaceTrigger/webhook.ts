@@ -1,8 +1,5 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
-import { downloadPicture } from '../shared/transport/botApi';
-import { handRetryPolicy } from '../shared/transport/retryPolicy';
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
 import type { BotDelivery } from '../shared/delivery';
@@ -14,6 +11,7 @@ import { logTrigger, webhookCredentialName } from './log';
 import type { AnswerResult } from './answers';
 import { handleAnswer, isAnswerEvent } from './answers';
 import { answerWhenRunStarts } from './pacing';
+import { downloadWithinLimit, pictureError } from './picture';
 import {
 	hasWebhookCredential,
 	MISSING_WEBHOOK_CREDENTIAL,
@@ -147,40 +145,24 @@ async function attachPictures(
 ): Promise<void> {
 	const size = ctx.getNodeParameter('imageSize', 'medium') as string;
 	const property = ctx.getNodeParameter('binaryPropertyName', 'data') as string;
-	// The platform waits for the answer meanwhile: a limit of its own, and no retries (the platform
-	// sends a failed delivery again).
+	// The platform waits for the answer meanwhile: each picture, retries included, within this limit.
 	const timeoutSeconds = ctx.getNodeParameter('imageTimeout', PICTURE_TIMEOUT_SECONDS) as number;
-	handRetryPolicy(ctx, 0, { maxRateLimitRetries: 0, maxRetryWaitSeconds: 0, maxServerErrorRetries: 0, timeoutSeconds });
-	try {
-		for (const [i, candidate] of fresh.entries()) {
-			if (!candidate.pictureId) continue;
-			const binary = await downloadPicture(ctx, candidate.pictureId, size, {
-				fileName: candidate.fileName,
-				fallbackFileName: candidate.pictureId,
-			});
-			items[i].binary = { [property]: binary };
+	for (const [i, candidate] of fresh.entries()) {
+		if (!candidate.pictureId) continue;
+		const names = { fileName: candidate.fileName, fallbackFileName: candidate.pictureId };
+		const got = await downloadWithinLimit(ctx, candidate.pictureId, size, names, timeoutSeconds * 1000);
+		if ('binary' in got) {
+			items[i].binary = { [property]: got.binary };
+			continue;
 		}
-	} catch (error) {
 		// No run starts: forget the events so a redelivery can start one.
 		release();
-		const reason = (error as Error).message;
+		const { reason, failure } = pictureError(ctx, got, timeoutSeconds);
 		logTrigger(
 			ctx,
 			'warn',
 			`a delivery was answered 500 and started no run (a redelivery of the event runs) because the picture of a message event could not be downloaded: ${reason}`,
 		);
-		const message = `Could not download the picture of a message event: ${reason}`;
-		const httpCode = (error as NodeApiError).httpCode ?? undefined;
-		const failure = new NodeApiError(ctx.getNode(), { message: reason }, {
-			message,
-			httpCode,
-			description:
-				httpCode === 'ETIMEDOUT'
-					? `Time limit: "Image Download Timeout" of the Workplace Trigger (${timeoutSeconds} s without a byte). No run started; a redelivery of the event runs.`
-					: ((error as NodeApiError).description ?? undefined),
-		});
-		// NodeApiError puts its own text in place of the message for some codes (e.g. ETIMEDOUT).
-		failure.message = message;
 		throw failure;
 	}
 }
@@ -212,13 +194,9 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		let secret: string | undefined;
 		let check: SignatureCheck;
 		try {
+			// Held for up to a second, also after a failed check: a forged delivery costs no read.
 			secret = await signingSecret(this);
 			check = secret ? verify(secret) : 'invalid';
-			if (check === 'invalid') {
-				// The held secret may be an old one: read it again.
-				secret = await signingSecret(this, true);
-				if (secret) check = verify(secret);
-			}
 		} catch (error) {
 			// n8n's reason (e.g. a deleted credential, or one encrypted with another key) names no value.
 			logTrigger(

@@ -185,23 +185,27 @@ describe('signature', () => {
 		});
 		afterEach(() => jest.restoreAllMocks());
 
-		test('a changed secret applies at once to deliveries signed with it; the old one within SECRET_REUSE_MS only', async () => {
+		test('a changed secret applies once the held one is SECRET_REUSE_MS old; the old one is accepted until then', async () => {
 			const bed = signedBed();
 			const reads = () => bed.credentialStore.counters.reads.workplaceWebhookApi ?? 0;
 			for (let i = 0; i < 3; i++) expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
 			expect(reads()).toBe(1);
 			const rotated = 'rotated-secret';
+			const withNew = () => {
+				const newRaw = bot(messageEvent());
+				return { rawBody: newRaw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody(rotated, newRaw) } };
+			};
 			bed.credentialStore.set('workplaceWebhookApi', { secret: rotated });
-			// Signed with the old secret before any delivery brought the new one: still accepted.
+			// Within the second: the held (old) secret decides, and a failed check reads nothing.
 			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
+			expectNoRun(await bed.deliver(withNew()), 401);
 			expect(reads()).toBe(1);
 			clock += secretReuseMs();
+			expectRun(await bed.deliver(withNew()), 1);
+			expect(reads()).toBe(2);
 			expectNoRun(await bed.deliver(signed(bot(messageEvent()))), 401);
-			expect(reads()).toBe(3);
-			const newRaw = bot(messageEvent());
-			const withNew = { rawBody: newRaw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody(rotated, newRaw) } };
-			expectRun(await bed.deliver(withNew), 1);
-			expect(reads()).toBe(3);
+			expectRun(await bed.deliver(withNew()), 1);
+			expect(reads()).toBe(2);
 			// n8n's log says once that the secret changed, naming neither secret.
 			expect(bed.logs).toEqual([
 				{
@@ -216,15 +220,49 @@ describe('signature', () => {
 			expect(JSON.stringify(bed.logs)).not.toMatch(new RegExp(`${SECRET}|${rotated}`));
 		});
 
-		test('a delivery signed with a new secret is checked against a fresh read at once', async () => {
+		test('forged deliveries, however many and however together, cost one credential read per SECRET_REUSE_MS; each is answered 401', async () => {
 			const bed = signedBed();
-			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
+			const reads = () => bed.credentialStore.counters.reads.workplaceWebhookApi ?? 0;
+			const forged = () => {
+				const body = bot(messageEvent());
+				return { rawBody: body, headers: { ...JSON_HEADERS, 'x-service-signature': signBody('guessed-secret', body) } };
+			};
+			const outcomes: DeliveryOutcome[] = [];
+			// 50 at once before any secret is held: they share one read.
+			outcomes.push(...(await Promise.all(Array.from({ length: 50 }, () => bed.deliver(forged())))));
+			for (let i = 0; i < 50; i++) outcomes.push(await bed.deliver(forged()));
+			for (let burst = 0; burst < 5; burst++) outcomes.push(...(await Promise.all(Array.from({ length: 20 }, () => bed.deliver(forged())))));
+			expect(outcomes).toHaveLength(200);
+			for (const outcome of outcomes) {
+				expectNoRun(outcome, 401);
+				expect(outcome.body).toEqual({ message: 'Invalid X-Service-Signature' });
+			}
+			expect(reads()).toBe(1);
+			// A second later: one more read, shared by the deliveries arriving together.
+			clock += secretReuseMs();
+			const later = await Promise.all(Array.from({ length: 20 }, () => bed.deliver(forged())));
+			for (const outcome of later) expectNoRun(outcome, 401);
+			expect(reads()).toBe(2);
+			// The secret changed in the credential: a delivery signed with it is accepted once the held one is a second old.
 			const rotated = 'rotated-secret';
 			bed.credentialStore.set('workplaceWebhookApi', { secret: rotated });
+			clock += secretReuseMs();
 			const raw = bot(messageEvent());
 			expectRun(await bed.deliver({ rawBody: raw, headers: { ...JSON_HEADERS, 'x-service-signature': signBody(rotated, raw) } }), 1);
-			// The old secret is refused as soon as the new one was read.
-			expectNoRun(await bed.deliver(signed(bot(messageEvent()))), 401);
+			expect(reads()).toBe(3);
+			expect(bed.logs.map((line) => line.level)).toEqual(['info']);
+		});
+
+		test('a read that fails is shared by the deliveries waiting for it and not held: the next delivery reads again', async () => {
+			const bed = signedBed();
+			const reads = () => bed.credentialStore.counters.reads.workplaceWebhookApi ?? 0;
+			bed.credentialStore.delete('workplaceWebhookApi');
+			const failed = await Promise.all(Array.from({ length: 10 }, () => bed.deliver(signed(bot(messageEvent())))));
+			for (const outcome of failed) expectNoRun(outcome, 500);
+			expect(reads()).toBe(1);
+			bed.credentialStore.set('workplaceWebhookApi', { secret: SECRET });
+			expectRun(await bed.deliver(signed(bot(messageEvent()))), 1);
+			expect(reads()).toBe(2);
 		});
 	});
 
@@ -811,6 +849,8 @@ describe('download images', () => {
 		expect(savedEventKeys(bed)).toHaveLength(0);
 		const again = await bed.deliver(signed(raw));
 		expect(again.status).toBe(500);
+		// A 404 is not tried again: one GET per delivery.
+		expect(sim.log.find({ method: 'GET', path: '/file/image/pic-missing' }).map((r) => r.status)).toEqual([404, 404]);
 		// Each failed download is a warning in n8n's log, with the platform's reason.
 		const line = {
 			level: 'warn',
@@ -841,7 +881,7 @@ describe('download images', () => {
 		expect(failed.error?.message).toBe(
 			'Could not download the picture of a message event: GET /file/image/pic-stall: the download got no data for 1 s',
 		);
-		expect((failed.error as { description?: string }).description).toMatch(/"Image Download Timeout" of the Workplace Trigger \(1 s without a byte\)/);
+		expect((failed.error as { description?: string }).description).toMatch(/"Image Download Timeout" of the Workplace Trigger \(1 s for the picture, retries included\): the last attempt got no byte/);
 		const after = await bed.deliver(signed(raw));
 		expectRun(after, 1);
 		expect(after.items[0].binary?.data?.fileName).toBe('stalled.png');
@@ -851,6 +891,104 @@ describe('download images', () => {
 			[{ size: 'small' }, true],
 		]);
 		expectNoRun(await bed.deliver(signed(raw)), 200);
+	});
+
+	describe('a picture that fails for a while is asked for again within "Image Download Timeout"', () => {
+		/** The picture's GETs as the simulator logged them: query, status, bearer token, arrival time. */
+		const pictureRequests = (id: string) =>
+			sim.log.find({ method: 'GET', path: `/file/image/${id}` }).map((r) => ({
+				query: r.query,
+				status: r.status,
+				bearer: /^Bearer \S+$/.test(r.headers.authorization ?? ''),
+				time: r.time,
+			}));
+
+		test('503 three times, then the picture: one delivery, one run with the picture, 4 GETs with the token', async () => {
+			sim.state.addPicture('pic-503');
+			sim.faults.add({ method: 'GET', path: '/file/image/pic-503', status: 503, times: 3 });
+			const bed = imageBed();
+			const raw = bot(messageEvent({ pictureId: 'pic-503', fileName: 'retried.png' }));
+			const outcome = await bed.deliver(signed(raw));
+			expectRun(outcome, 1);
+			expect(outcome.items[0].binary?.data?.fileName).toBe('retried.png');
+			expect((await readBinary(outcome.items[0], 'data')).subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+			expect(pictureRequests('pic-503').map(({ query, status, bearer }) => [query, status, bearer])).toEqual([
+				[{ size: 'small' }, 503, true],
+				[{ size: 'small' }, 503, true],
+				[{ size: 'small' }, 503, true],
+				[{ size: 'small' }, 200, true],
+			]);
+			expect(bed.logs).toEqual([]);
+			// The event was received: its redelivery starts no second run.
+			expectNoRun(await bed.deliver(signed(raw)), 200);
+		});
+
+		test('429 with Retry-After: 1, then the picture: the second GET waits the second out', async () => {
+			sim.state.addPicture('pic-429');
+			sim.faults.add({ method: 'GET', path: '/file/image/pic-429', status: 429, retryAfter: 1, times: 1 });
+			const outcome = await imageBed().deliver(signed(bot(messageEvent({ pictureId: 'pic-429' }))));
+			expectRun(outcome, 1);
+			expect(outcome.items[0].binary?.data?.mimeType).toBe('image/png');
+			const requests = pictureRequests('pic-429');
+			expect(requests.map((r) => [r.status, r.bearer])).toEqual([
+				[429, true],
+				[200, true],
+			]);
+			expect(requests[1].time - requests[0].time).toBeGreaterThanOrEqual(950);
+		});
+
+		test('a reset connection, then the picture: one run with the picture', async () => {
+			sim.state.addPicture('pic-reset');
+			sim.faults.add({ method: 'GET', path: '/file/image/pic-reset', reset: true, times: 1 });
+			const outcome = await imageBed().deliver(signed(bot(messageEvent({ pictureId: 'pic-reset' }))));
+			expectRun(outcome, 1);
+			expect(outcome.items[0].binary?.data?.fileName).toBe('pic-reset.png');
+			// The reset request is logged unanswered (status 0).
+			expect(pictureRequests('pic-reset').map((r) => [r.status, r.bearer])).toEqual([
+				[0, true],
+				[200, true],
+			]);
+		});
+
+		test('always 503 with a 2 s limit: the delivery fails within it (500, no run, logged), and a later redelivery runs', async () => {
+			sim.state.addPicture('pic-down');
+			const down = sim.faults.add({ method: 'GET', path: '/file/image/pic-down', status: 503, times: Infinity });
+			const bed = imageBed({ imageTimeout: 2 });
+			const raw = bot(messageEvent({ pictureId: 'pic-down' }));
+			const started = performance.now();
+			const failed = await bed.deliver(signed(raw));
+			const tookMs = performance.now() - started;
+			sim.faults.remove(down);
+			expect([failed.status, failed.runStarted]).toEqual([500, false]);
+			// Tries at 0, 0.5 and 1.5 s; the next back-off (2 s) would end past the limit.
+			expect(pictureRequests('pic-down').map((r) => r.status)).toEqual([503, 503, 503]);
+			expect(tookMs).toBeLessThan(2500);
+			expect(failed.error?.message).toBe(
+				'Could not download the picture of a message event: HTTP 503 service_unavailable: Service Unavailable (3 attempts within 2 s)',
+			);
+			expect(bed.logs).toEqual([
+				{
+					level: 'warn',
+					message: logged(
+						bed,
+						'a delivery was answered 500 and started no run (a redelivery of the event runs) because the picture of a message event could not be downloaded: HTTP 503 service_unavailable: Service Unavailable (3 attempts within 2 s)',
+					),
+					metadata: { workflowId: bed.workflowId, node: 'Workplace Trigger' },
+				},
+			]);
+			expect(savedEventKeys(bed)).toHaveLength(0);
+			expectRun(await bed.deliver(signed(raw)), 1);
+		});
+
+		test('a Retry-After longer than the time left fails at once', async () => {
+			sim.state.addPicture('pic-wait');
+			sim.faults.add({ method: 'GET', path: '/file/image/pic-wait', status: 429, retryAfter: 30, times: 1 });
+			const bed = imageBed({ imageTimeout: 2 });
+			const failed = await bed.deliver(signed(bot(messageEvent({ pictureId: 'pic-wait' }))));
+			expect([failed.status, failed.runStarted]).toEqual([500, false]);
+			expect(pictureRequests('pic-wait').map((r) => r.status)).toEqual([429]);
+			expect((failed.error as { description?: string }).description).toMatch(/^HTTP status 429 \(Rate limit exceeded\): still rate limited when the "Image Download Timeout"/);
+		});
 	});
 
 	test('without "Download Images" no bot API call is made', async () => {

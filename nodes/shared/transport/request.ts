@@ -311,14 +311,17 @@ export async function workplaceRequest<T = unknown>(
 
 		const retryAfter = parseRetryAfter(headerValue(response.headers ?? {}, 'retry-after'));
 		const platformError = parsePlatformError(status, errorBody);
+		// The wait the platform asked for goes with its error, for a caller that retries on its own (the trigger's picture).
+		const failure = (hint?: string, causes?: readonly string[]) => {
+			const error = platformApiError(node, platformError, itemIndex, hint, causes);
+			if (retryAfter !== undefined) error.context.retryAfterMs = retryAfter;
+			return error;
+		};
 
 		if (status === 429) {
 			const waitMs = retryAfter ?? backoffMs(rateLimitRetries);
 			if (waitMs > policy.maxRetryWaitSeconds * 1000) {
-				throw platformApiError(
-					node,
-					platformError,
-					itemIndex,
+				throw failure(
 					`The platform asked to wait ${Math.ceil(waitMs / 1000)} s, longer than "Max Retry Wait" (${policy.maxRetryWaitSeconds} s).`,
 				);
 			}
@@ -327,10 +330,7 @@ export async function workplaceRequest<T = unknown>(
 				await sleep(waitMs);
 				continue;
 			}
-			throw platformApiError(
-				node,
-				platformError,
-				itemIndex,
+			throw failure(
 				`Still rate limited after ${rateLimitRetries} retries ("Max Rate Limit Retries").`,
 			);
 		}
@@ -347,6 +347,6 @@ export async function workplaceRequest<T = unknown>(
 		if (status === 404 && resentAfterLoss && request.notFoundAfterRetrySucceeds) {
 			return { ...response, body: errorBody } as WorkplaceResponse<T>;
 		}
-		throw platformApiError(node, platformError, itemIndex, undefined, api.forbiddenCauses);
+		throw failure(undefined, api.forbiddenCauses);
 	}
 }

@@ -55,6 +55,8 @@ interface TargetReport {
 		run?: string;
 		pictureRequests: number;
 	};
+	/** The picture answered 503 twice, then served: the answer, the new executions and the picture's GETs (issue 34). */
+	retried: { status: number; body: string; executions: string[]; run?: string; pictureStatuses: number[]; bearer: boolean[] };
 	/** What n8n answered when asked to activate (publish) a trigger verifying signatures without a credential. */
 	noCredentialRefusal?: string;
 	/** Status of a delivery to that trigger's URL afterwards. */
@@ -221,6 +223,27 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 	const jpegExecutions = (await srv.settledExecutions(imageId)).filter((e) => e.id !== imageExecutions[0]?.id);
 	const jpegExecution = jpegExecutions[0] ? JSON.stringify(await srv.execution(jpegExecutions[0].id)) : undefined;
 
+	// The platform answers the picture 503 twice, then serves it: tried again within Image Download Timeout (issue 34).
+	state.addPicture('pic-e2e-503');
+	const retryPath = '/file/image/pic-e2e-503';
+	ctx.sim.faults?.add({ method: 'GET', path: retryPath, status: 503, times: 2 });
+	const known = new Set([imageExecutions[0]?.id, jpegExecutions[0]?.id]);
+	const retryResult = await sendWebhook(
+		imageUrl,
+		{ kind: 'bot', events: [messageEvent({ pictureId: 'pic-e2e-503', fileName: 'retried.png' })] },
+		{ secret },
+	);
+	const retryExecutions = (await srv.settledExecutions(imageId)).filter((e) => !known.has(e.id));
+	const retryRequests = ctx.sim.log.find({ method: 'GET', path: retryPath });
+	const retried = {
+		status: retryResult.status,
+		body: retryResult.body,
+		executions: retryExecutions.map((e) => e.status),
+		run: retryExecutions[0] ? JSON.stringify(await srv.execution(retryExecutions[0].id)) : undefined,
+		pictureStatuses: retryRequests.map((r) => r.status),
+		bearer: retryRequests.map((r) => /^Bearer \S+$/.test(r.headers.authorization ?? '')),
+	};
+
 	// A picture that stalls past the node's Image Download Timeout, redelivered meanwhile and after (issue 28, point 3).
 	const stallHook = randomUUID();
 	const stallId = await srv.createActiveWorkflow(
@@ -290,6 +313,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Targe
 		cases,
 		recordedAtAnswer,
 		stall,
+		retried,
 		signedExecutions,
 		imageExecution,
 		imageRequests,
@@ -357,6 +381,17 @@ export const scenario = triggerServerScenario({
 		assert.equal(report.stall.succeeded, 1, 'stalled picture: exactly one run succeeded');
 		assert.equal(report.stall.pictureRequests, 2, 'stalled picture: the stalled request and the one of the redelivery');
 		assert.match(report.stall.run ?? '', /stalled\.png/, 'stalled picture: the run holds the picture');
+		const { retried } = report;
+		process.stdout.write(
+			`        picture answered 503 twice: HTTP ${retried.status} ${retried.body}; executions ${retried.executions.join(', ')}; picture GETs answered ${retried.pictureStatuses.join(', ')}\n`,
+		);
+		assert.equal(retried.status, 200, 'picture answered 503 twice: the delivery is accepted');
+		assert.match(retried.body, ACCEPTED, 'picture answered 503 twice: the answer');
+		assert.deepEqual(retried.pictureStatuses, [503, 503, 200], 'picture answered 503 twice: asked for three times');
+		assert.deepEqual(retried.bearer, [true, true, true], 'picture answered 503 twice: each GET with the bot token');
+		assert.deepEqual(retried.executions, ['success'], 'picture answered 503 twice: one execution, succeeded');
+		assert.match(retried.run ?? '', /retried\.png/, 'picture answered 503 twice: the item holds the picture');
+		assert.match(retried.run ?? '', /image\/png/, 'picture answered 503 twice: a PNG binary');
 		process.stdout.write(`        executions recorded when the answer to a new event arrived: ${report.recordedAtAnswer}\n`);
 		if (ctx.target === '2') assert.equal(report.recordedAtAnswer, 1, 'n8n 2: the answer comes once the run has started');
 		assert.equal(report.signedExecutions, 5, 'executions of the signed workflow');
