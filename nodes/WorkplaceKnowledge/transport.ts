@@ -12,6 +12,18 @@ export const KNOWLEDGE_API = apiAt('workplaceKnowledgeApi', 'knowledgeUrl', [
 
 export const knowledgeRequest = requestTo(KNOWLEDGE_API);
 
+/**
+ * DELETE a knowledge base or a file. It is sent again after a 5xx, a lost connection or a
+ * timeout; a 404 to that retry means an earlier attempt deleted it and its answer was lost, so
+ * the item succeeds with the fields returned here (`retried`, `alreadyGone`) added to its
+ * output. A 404 to the first attempt (or after a 429, not processed) fails as usual.
+ */
+export async function knowledgeDelete(ctx: RequestContext, path: string, itemIndex: number): Promise<IDataObject> {
+	const request = { method: 'DELETE' as const, path, notFoundAfterRetrySucceeds: true };
+	const { statusCode } = await knowledgeRequest(ctx, request, itemIndex);
+	return statusCode === 404 ? { retried: true, alreadyGone: true } : {};
+}
+
 export async function knowledgeList(
 	ctx: RequestContext,
 	path: string,

@@ -7,8 +7,8 @@
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { AnswerReply } from '../shared/inChatAnswer';
-import { decodeAnswerToken, isAnswerData, readAnswerReply, resumeUrlOf } from '../shared/inChatAnswer';
+import type { AnswerReply, AnswerToken } from '../shared/inChatAnswer';
+import { answererOf, decodeAnswerToken, fillUser, isAnswerData, readAnswerReply, resumeUrlOf } from '../shared/inChatAnswer';
 import { processMap } from '../shared/processMemory';
 import { botRequest } from '../shared/transport/botApi';
 import { handRetryPolicy } from '../shared/transport/retryPolicy';
@@ -24,6 +24,9 @@ const REPLY_TIMEOUT_SECONDS = 10;
 
 /** Posted to a tap n8n itself refused: the execution is no longer waiting (answered, timed out or stopped). */
 export const NOT_WAITING_REPLY = 'This request is no longer waiting for an answer.';
+
+/** Posted to a tap that could not be handed on; the platform is asked to send it again meanwhile. */
+export const NOT_RECORDED_REPLY = '{user}, your answer could not be recorded just now. If no confirmation follows, please tap again.';
 
 /** Whether a bot event is a tap on an in-chat answer button. */
 export function isAnswerEvent(event: IDataObject): boolean {
@@ -69,9 +72,6 @@ type Forwarded =
 	| { kind: 'refused'; status: number; message: string }
 	| { kind: 'failed'; message: string };
 
-/** One forward at a time per message (execution, node, nonce) in this process: the first answer wins. */
-const queues = processMap<string, Promise<unknown>>();
-
 async function forward(ctx: IWebhookFunctions, url: string, host: string | undefined, raw: Buffer, signature: string): Promise<Forwarded> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -97,12 +97,8 @@ async function forward(ctx: IWebhookFunctions, url: string, host: string | undef
 	return { kind: 'notWaiting', status };
 }
 
+/** Posts a reply in the tap's chat or topic. */
 async function postReply(ctx: IWebhookFunctions, event: IDataObject, text: string): Promise<void> {
-	if (text.trim() === '') return;
-	if (ctx.getNodeParameter('useBotCredential', false) !== true || !ctx.getNode().credentials?.workplaceBotOAuth2Api) {
-		logTrigger(ctx, 'warn', `an in-chat answer needed a reply ("${text}") but the trigger has no Workplace Bot credential ("Use Bot Credential"), so none was posted.`);
-		return;
-	}
 	const { groupId, topicId } = chatOf(event);
 	if (!groupId) return;
 	handRetryPolicy(ctx, 0, { maxRateLimitRetries: 1, maxRetryWaitSeconds: 5, maxServerErrorRetries: 0, timeoutSeconds: REPLY_TIMEOUT_SECONDS });
@@ -119,7 +115,94 @@ async function postReply(ctx: IWebhookFunctions, event: IDataObject, text: strin
 
 /** What happened to one tap, for the delivery's answer and the tests. */
 export interface AnswerResult {
+	/** `failed`: not handed on (n8n unreachable, 5xx, out of time): the platform is asked to send it again. */
 	outcome: AnswerReply['outcome'] | 'notWaiting' | 'refused' | 'failed' | 'malformed';
+}
+
+/** One tap's outcome and the text the bot should post for it ('' for none). */
+interface Handed extends AnswerResult {
+	reply: string;
+}
+
+/** Hands a tap to the resume URL of its token and reads what came back; logs what an admin should know. */
+async function handOn(ctx: IWebhookFunctions, token: AnswerToken, raw: Buffer, signature: string, resumeBaseUrl: unknown): Promise<Handed> {
+	const base = waitingBase(ctx, resumeBaseUrl);
+	const result: Forwarded = base
+		? await forward(ctx, resumeUrlOf(base.url, token), base.host, raw, signature)
+		: { kind: 'failed', message: 'the option Resume Base URL is not a URL' };
+	switch (result.kind) {
+		case 'answered':
+			if (result.reply.outcome === 'invalid' || result.reply.outcome === 'misconfigured') {
+				// E.g. the Send and Wait node's webhook secret differs from the trigger's.
+				logTrigger(ctx, 'warn', `a tap on an in-chat answer button was refused by the waiting Send and Wait of execution ${token.executionId} (${result.reply.outcome}): ${result.reply.message}`);
+			}
+			return { outcome: result.reply.outcome, reply: result.reply.reply };
+		case 'notWaiting':
+			return { outcome: 'notWaiting', reply: NOT_WAITING_REPLY };
+		case 'refused':
+			logTrigger(ctx, 'warn', `a tap on an in-chat answer button was refused (${result.status}): ${result.message}; nothing was resumed.`);
+			return { outcome: 'refused', reply: '' };
+		default:
+			logTrigger(ctx, 'warn', `a tap on an in-chat answer button could not be handed to execution ${token.executionId}: ${result.message}. The delivery was answered 503 so that the platform sends it again.`);
+			return { outcome: 'failed', reply: NOT_RECORDED_REPLY };
+	}
+}
+
+/**
+ * Replies of one kind a person was given per request: the ones that can repeat with every tap are
+ * posted once, so a member cannot make the bot post the same text as often as they tap.
+ */
+const REPEATABLE_REPLIES: Partial<Record<AnswerResult['outcome'], string>> = {
+	notAllowed: 'notAllowed',
+	alreadyAnswered: 'late',
+	notWaiting: 'late',
+	failed: 'failed',
+};
+
+const MAX_REPLIES_HELD = 10_000;
+
+const repliesGiven = processMap<string, true>();
+
+/** Whether this person has not yet been given this kind of reply for this request (and records it). */
+function firstReplyOfItsKind(request: string, outcome: AnswerResult['outcome'], event: IDataObject): boolean {
+	const kind = REPEATABLE_REPLIES[outcome];
+	if (!kind) return true;
+	const { userId, username } = answererOf(event);
+	const key = `${request}|${kind}|${userId || username}`;
+	if (repliesGiven.has(key)) return false;
+	repliesGiven.set(key, true);
+	while (repliesGiven.size > MAX_REPLIES_HELD) repliesGiven.delete(repliesGiven.keys().next().value as string);
+	return true;
+}
+
+/** Posts the reply a tap needs, unless this person was already given a reply of its kind for this request. */
+async function replyOnce(ctx: IWebhookFunctions, event: IDataObject, request: string, { outcome, reply }: Handed): Promise<void> {
+	if (ctx.getNodeParameter('useBotCredential', false) !== true || !ctx.getNode().credentials?.workplaceBotOAuth2Api) {
+		// Only a reply the waiting node asked for is worth a line: "not recorded" is the trigger's own.
+		if (outcome !== 'failed') {
+			logTrigger(ctx, 'warn', `an in-chat answer needed a reply ("${reply}") but the trigger has no Workplace Bot credential ("Use Bot Credential"), so none was posted.`);
+		}
+		return;
+	}
+	if (!firstReplyOfItsKind(request, outcome, event)) {
+		logTrigger(ctx, 'info', `a repeated tap on an in-chat answer button (${outcome}, request ${request}) got no reply: this person was already given one.`);
+		return;
+	}
+	await postReply(ctx, event, fillUser(reply, answererOf(event)));
+}
+
+/** One tap at a time per message (execution, node, nonce) in this process: the first answer wins, and its confirmation is posted before any reply to a later tap. */
+const queues = processMap<string, Promise<unknown>>();
+
+async function oneAtATime<T>(request: string, work: () => Promise<T>): Promise<T> {
+	const before = queues.get(request) ?? Promise.resolve();
+	const turn = before.then(work);
+	const settled = turn.catch(() => undefined);
+	queues.set(request, settled);
+	void settled.then(() => {
+		if (queues.get(request) === settled) queues.delete(request);
+	});
+	return await turn;
 }
 
 /** Hands one tap to its waiting execution and posts what the bot should say. */
@@ -130,43 +213,15 @@ export async function handleAnswer(
 	signature: string,
 	resumeBaseUrl: unknown,
 ): Promise<AnswerResult> {
-	const data = (event.postback as IDataObject).data as string;
-	const token = decodeAnswerToken(data);
-	const base = waitingBase(ctx, resumeBaseUrl);
+	const token = decodeAnswerToken((event.postback as IDataObject).data as string);
 	if (!token) {
 		logTrigger(ctx, 'warn', 'a tap on an in-chat answer button carried a malformed answer token; nothing was resumed.');
 		return { outcome: 'malformed' };
 	}
-	if (!base) {
-		logTrigger(ctx, 'error', `a tap on an in-chat answer button could not be handed to execution ${token.executionId}: the option Resume Base URL is not a URL.`);
-		return { outcome: 'failed' };
-	}
-	const target = `${token.executionId}:${token.nodeId}:${token.nonce}`;
-	const before = queues.get(target) ?? Promise.resolve();
-	const turn = before.then(async () => await forward(ctx, resumeUrlOf(base.url, token), base.host, raw, signature));
-	const settled = turn.catch(() => undefined);
-	queues.set(target, settled);
-	void settled.then(() => {
-		if (queues.get(target) === settled) queues.delete(target);
+	const request = `${token.executionId}:${token.nodeId}:${token.nonce}`;
+	return await oneAtATime(request, async () => {
+		const handed = await handOn(ctx, token, raw, signature, resumeBaseUrl);
+		if (handed.reply.trim() !== '') await replyOnce(ctx, event, request, handed);
+		return { outcome: handed.outcome };
 	});
-	const result = await turn;
-
-	switch (result.kind) {
-		case 'answered':
-			if (result.reply.outcome === 'invalid' || result.reply.outcome === 'misconfigured') {
-				// E.g. the Send and Wait node's webhook secret differs from the trigger's.
-				logTrigger(ctx, 'warn', `a tap on an in-chat answer button was refused by the waiting Send and Wait of execution ${token.executionId} (${result.reply.outcome}): ${result.reply.message}`);
-			}
-			await postReply(ctx, event, result.reply.reply);
-			return { outcome: result.reply.outcome };
-		case 'notWaiting':
-			await postReply(ctx, event, NOT_WAITING_REPLY);
-			return { outcome: 'notWaiting' };
-		case 'refused':
-			logTrigger(ctx, 'warn', `a tap on an in-chat answer button was refused (${result.status}): ${result.message}; nothing was resumed.`);
-			return { outcome: 'refused' };
-		default:
-			logTrigger(ctx, 'warn', `a tap on an in-chat answer button could not be handed to execution ${token.executionId}: ${result.message}`);
-			return { outcome: 'failed' };
-	}
 }

@@ -165,8 +165,8 @@ export interface Claim {
 	fresh: boolean[];
 	/** Whether a key that is not fresh belongs to a delivery still being worked on (not answered yet). */
 	inProgress: boolean;
-	/** Forget the keys this claim added (the run could not start; a redelivery may run). */
-	release(): void;
+	/** Forget the keys this claim added, or only those of `keys` (the run could not start; a redelivery may run). */
+	release(keys?: string[]): void;
 	/** The delivery was answered: its keys are no longer in progress. */
 	answered(): void;
 	/**
@@ -230,10 +230,14 @@ export function claimEventKeys(
 	const answered = () => {
 		for (const key of claimed) entry.inProgress.delete(key);
 	};
-	const release = () => {
-		if (!claimed.length) return;
-		answered();
-		for (const key of claimed) set.delete(key);
+	const release = (keys?: string[]) => {
+		const only = keys && new Set(keys.map(compactKey));
+		const released = only ? claimed.filter((key) => only.has(key)) : claimed;
+		if (!released.length) return;
+		for (const key of released) {
+			entry.inProgress.delete(key);
+			set.delete(key);
+		}
 		write();
 		entry.mustSave = true;
 	};

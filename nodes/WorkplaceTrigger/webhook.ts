@@ -54,15 +54,53 @@ interface Candidate {
 const DEFAULT_REMEMBER_EVENTS: RememberEvents = 'everyDelivery';
 
 /**
- * A redelivery of an event whose first delivery is still being worked on is asked to come again
- * after this many seconds (503): its first delivery may yet fail, and then only a redelivery runs it.
+ * A delivery the platform should send again is answered 503 with this Retry-After (seconds): the
+ * redelivery of an event whose first delivery is still being worked on (which may yet fail, and
+ * then only a redelivery runs it), or of a tap that could not be handed to its waiting execution.
  */
-const IN_PROGRESS_RETRY_AFTER_S = 10;
+const RETRY_AFTER_S = 10;
 
 /** Answers a delivery that starts no run: 200 for one accepted but ignored, 4xx when refused, 5xx when misconfigured or busy. */
 function reply(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	ctx.getResponseObject().status(status).json(status < 300 ? { received: 0, message } : { message });
 	return { noWebhookResponse: true };
+}
+
+/** 503 with Retry-After: the platform is asked to send the delivery again. */
+function askAgainLater(ctx: IWebhookFunctions, message: string): IWebhookResponseData {
+	ctx.getResponseObject().setHeader('Retry-After', String(RETRY_AFTER_S));
+	return reply(ctx, 503, message);
+}
+
+/** Where a production trigger remembers received events (not in test mode, where each delivery is listened for on purpose). */
+interface Dedupe {
+	scope: string;
+	staticData: IDataObject;
+	rememberEvents: RememberEvents;
+}
+
+/**
+ * Hands each new tap to its waiting execution. A tap that could not be handed on is forgotten, so
+ * its redelivery is handed on; one still being handed on makes the delivery 'inProgress'.
+ */
+async function handTapsOn(
+	ctx: IWebhookFunctions,
+	taps: IDataObject[],
+	body: Buffer,
+	signature: string,
+	resumeBaseUrl: unknown,
+	dedupe: Dedupe | undefined,
+): Promise<AnswerResult[] | 'inProgress'> {
+	const keys = taps.map(botEventKey);
+	const claim = dedupe && claimEventKeys(dedupe.scope, dedupe.staticData, RECENT_EVENTS_FIELD, keys, dedupe.rememberEvents);
+	const fresh = claim ? taps.filter((_, i) => claim.fresh[i]) : taps;
+	if (claim && !fresh.length && claim.inProgress) return 'inProgress';
+	await claim?.settle();
+	const results: AnswerResult[] = [];
+	for (const event of fresh) results.push(await handleAnswer(ctx, event, body, signature, resumeBaseUrl));
+	claim?.release(fresh.filter((_, i) => results[i].outcome === 'failed').map(botEventKey));
+	claim?.answered();
+	return results;
 }
 
 /** The events of a bot delivery that are selected and pass the group, topic and direct-chat filters. */
@@ -195,19 +233,18 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	let candidates: Candidate[] = [];
 
 	// In-chat answers to Send and Wait go to their waiting executions, whatever the Events and filters.
-	const answers: AnswerResult[] = [];
+	let answers: AnswerResult[] = [];
 	if (delivery.kind === 'bot' && delivery.events.some(isAnswerEvent)) {
 		const taps = delivery.events.filter(isAnswerEvent);
-		let fresh = taps;
-		if (production) {
-			const claim = claimEventKeys(scope, staticData, RECENT_EVENTS_FIELD, taps.map(botEventKey), options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS);
-			fresh = taps.filter((_, i) => claim.fresh[i]);
-			await claim.settle();
-			claim.answered();
-		}
-		const signature = String(headers['x-service-signature'] ?? '');
-		for (const event of fresh) answers.push(await handleAnswer(this, event, body, signature, options.resumeBaseUrl));
 		delivery.events = delivery.events.filter((event) => !isAnswerEvent(event));
+		const dedupe = production ? { scope, staticData, rememberEvents: options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS } : undefined;
+		const handed = await handTapsOn(this, taps, body, String(headers['x-service-signature'] ?? ''), options.resumeBaseUrl, dedupe);
+		if (handed === 'inProgress') return askAgainLater(this, 'The first delivery of this tap is still being handed on; retry later');
+		if (handed.some((a) => a.outcome === 'failed')) {
+			// Nothing else of the delivery is claimed yet: its redelivery brings the tap and any event again.
+			return askAgainLater(this, 'An in-chat answer could not be handed to its waiting execution; send the delivery again');
+		}
+		answers = handed;
 	}
 
 	if (delivery.kind === 'user') {
@@ -252,8 +289,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		answered = claim.answered;
 		settle = claim.settle;
 		if (!fresh.length && claim.inProgress) {
-			this.getResponseObject().setHeader('Retry-After', String(IN_PROGRESS_RETRY_AFTER_S));
-			return reply(this, 503, 'The first delivery of this event is still being received; retry later');
+			return askAgainLater(this, 'The first delivery of this event is still being received; retry later');
 		}
 		if (!fresh.length) {
 			const repeated = reply(this, 200, 'Already received; no run started');

@@ -130,6 +130,15 @@ export interface Answerer {
 	username: string;
 }
 
+/** Who tapped: the postback event's `source` ('' where it names none). */
+export function answererOf(event: IDataObject): Answerer {
+	const source = isPlainObject(event.source) ? event.source : {};
+	return {
+		userId: typeof source.userId === 'string' ? source.userId : '',
+		username: typeof source.username === 'string' ? source.username : '',
+	};
+}
+
 /** A reply text with `{user}` replaced by the answerer's username (else their ID). */
 export function fillUser(text: string, user: Answerer): string {
 	return text.replace(/\{user\}/g, user.username || user.userId);

@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SEED, postbackEvent, prepareTap, signBody } from '../../simulator';
 import type { LoggedRequest } from '../../simulator';
 import { decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/inChatAnswer';
-import { NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/answers';
+import { NOT_RECORDED_REPLY, NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/answers';
 import { ENGINE_INSTANCE_BASE_URL } from '../helpers/engine-additional-data';
 import { useSimulator } from '../helpers/simulator';
 import { callWaitingWebhook, storedExecution } from '../helpers/waiting';
@@ -87,6 +87,11 @@ async function tap(bed: TriggerBed, label: string, user: string) {
 	const outcome = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
 	const replies = sim.log.find({ method: 'POST', path: PUSH });
 	return { event, raw, signature, outcome, replies };
+}
+
+/** Posts a signed delivery to the trigger, as the platform sends it (again). */
+function deliverAgain(bed: TriggerBed, raw: string, signature: string) {
+	return bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
 }
 
 function replyOf(request: LoggedRequest): IDataObject {
@@ -348,6 +353,153 @@ describe('the Workplace Trigger hands taps to the waiting execution', () => {
 		expect(bed.logs.map((l) => l.message)).toEqual([
 			expect.stringContaining(`a tap on an in-chat answer button could not be handed to execution ${run.executionId}`),
 		]);
+	});
+});
+
+describe('a tap that could not be handed on is not lost', () => {
+	let route: WaitingRoute | undefined;
+	afterEach(async () => {
+		await route?.close();
+		route = undefined;
+	});
+
+	it("n8n answers the hand-off 503: the platform is asked to send it again (503, Retry-After), alice is told once, the redelivery resumes once", async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run], { unavailableFirst: 1 });
+		const bed = trigger(route);
+		const { raw, signature, outcome, replies } = await tap(bed, 'Approve', 'alice');
+
+		expect([outcome.status, outcome.runStarted]).toEqual([503, false]);
+		expect(outcome.headers?.['Retry-After'] ?? outcome.headers?.['retry-after']).toBe('10');
+		expect(outcome.body).toEqual({ message: 'An in-chat answer could not be handed to its waiting execution; send the delivery again' });
+		expect(route.requests).toHaveLength(1);
+		expect(route.resumed).toEqual([]);
+		expect(replies.map(replyOf)).toEqual([
+			{ gid: aliceChat.gid, tid: aliceChat.tid, messages: [{ type: 'text', text: NOT_RECORDED_REPLY.replace('{user}', 'alice') }] },
+		]);
+		expect(bed.logs.map((l) => [l.level, l.message])).toEqual([
+			['warn', expect.stringContaining(`could not be handed to execution ${run.executionId}: n8n answered 503. The delivery was answered 503 so that the platform sends it again.`)],
+		]);
+
+		// The platform sends the same delivery again: handed on, resumed once, confirmed.
+		sim.log.clear();
+		const again = await deliverAgain(bed, raw, signature);
+		expect([again.status, again.runStarted]).toEqual([200, false]);
+		expect(again.body).toEqual({ received: 0, message: 'In-chat answers handed to their waiting executions (resumed); no run started' });
+		expect(route.requests).toHaveLength(2);
+		expect(route.requests[1].body).toEqual(route.requests[0].body);
+		expect(route.resumed).toEqual([run.executionId]);
+		expect(sim.log.find({ method: 'POST', path: PUSH }).map((r) => (replyOf(r).messages as IDataObject[])[0].text)).toEqual(['Approved by alice']);
+
+		// A third copy is a duplicate: nothing handed on.
+		const third = await deliverAgain(bed, raw, signature);
+		expect([third.status, third.body]).toEqual([200, { received: 0, message: 'No selected event in this delivery; no run started' }]);
+		expect(route.requests).toHaveLength(2);
+	});
+
+	it('n8n unreachable twice for the same tap: two 503s, one "not recorded" reply; then the hand-off succeeds once', async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run], { unavailableFirst: 2 });
+		const bed = trigger(route);
+		const first = await tap(bed, 'Approve', 'alice');
+		const second = await deliverAgain(bed, first.raw, first.signature);
+		expect([first.outcome.status, second.status]).toEqual([503, 503]);
+		expect(sim.log.find({ method: 'POST', path: PUSH })).toHaveLength(1);
+		expect(bed.logs.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
+			expect.stringContaining('a repeated tap on an in-chat answer button (failed'),
+		]);
+		const third = await deliverAgain(bed, first.raw, first.signature);
+		expect(third.status).toBe(200);
+		expect(route.requests).toHaveLength(3);
+		expect(route.resumed).toEqual([run.executionId]);
+	});
+
+	it('nothing listens at the resume URL (connection refused): 503 and the tap is released', async () => {
+		const { run } = await ask(inChat(toAlice));
+		const closed = await startWaitingRoute([run]);
+		await closed.close();
+		const bed = trigger(closed);
+		const { raw, signature, outcome, replies } = await tap(bed, 'Approve', 'alice');
+		expect([outcome.status, outcome.runStarted]).toEqual([503, false]);
+		expect(replies).toHaveLength(1);
+		// n8n is back: the redelivery reaches it.
+		route = await startWaitingRoute([run]);
+		const back = trigger(route);
+		const again = await deliverAgain(back, raw, signature);
+		expect(again.status).toBe(200);
+		expect(route.resumed).toEqual([run.executionId]);
+	});
+
+	it('a delivery with a tap that failed and an ordinary event: 503, no run; its redelivery starts the run and resumes the wait', async () => {
+		const { run } = await ask(inChat(toAlice));
+		route = await startWaitingRoute([run], { unavailableFirst: 1 });
+		const bed = trigger(route);
+		const { event } = prepareTap(sim.state, { label: 'Approve', user: 'alice' });
+		const ordinary = postbackEvent({ data: 'action=lunch&id=7' });
+		const { raw, signature } = delivery(event, ordinary);
+		const first = await deliverAgain(bed, raw, signature);
+		expect([first.status, first.runStarted]).toEqual([503, false]);
+		const again = await deliverAgain(bed, raw, signature);
+		expect([again.status, again.runStarted]).toEqual([200, true]);
+		expect(again.items.map((i) => i.json)).toEqual([ordinary]);
+		expect(route.resumed).toEqual([run.executionId]);
+	});
+});
+
+describe('replies to taps are bounded', () => {
+	let route: WaitingRoute | undefined;
+	afterEach(async () => {
+		await route?.close();
+		route = undefined;
+	});
+
+	it('a member who may not answer taps three times: one reply; each later tap logged, not posted', async () => {
+		const { run } = await ask(inChat({ ...toReleaseTopic, allowedApprovers: 'alice' }));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		const taps = [await tap(bed, 'Approve', 'carol'), await tap(bed, 'Decline', 'carol'), await tap(bed, 'Approve', 'carol')];
+		expect(taps.map((t) => [t.outcome.status, t.replies.length])).toEqual([
+			[200, 1],
+			[200, 0],
+			[200, 0],
+		]);
+		expect(replyOf(taps[0].replies[0])).toEqual({ gid: project._id, tid: release._id, messages: [{ type: 'text', text: 'carol may not answer this request.' }] });
+		expect(route.requests).toHaveLength(3);
+		expect(route.resumed).toEqual([]);
+		expect(bed.logs.map((l) => [l.level, l.message])).toEqual([
+			['info', expect.stringContaining('a repeated tap on an in-chat answer button (notAllowed')],
+			['info', expect.stringContaining('a repeated tap on an in-chat answer button (notAllowed')],
+		]);
+		// Another member who may not answer gets their own reply.
+		const byBob = await tap(bed, 'Approve', 'bob');
+		expect(byBob.replies.map((r) => (replyOf(r).messages as IDataObject[])[0].text)).toEqual(['bob may not answer this request.']);
+	});
+
+	it('late taps after the answer: one "no longer waiting" per person', async () => {
+		const { run } = await ask(inChat({ ...toReleaseTopic, allowedApprovers: 'alice, bob' }));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		await tap(bed, 'Approve', 'alice');
+		const late = [await tap(bed, 'Decline', 'bob'), await tap(bed, 'Decline', 'bob'), await tap(bed, 'Approve', 'alice'), await tap(bed, 'Approve', 'alice')];
+		expect(late.map((t) => t.replies.map((r) => (replyOf(r).messages as IDataObject[])[0].text))).toEqual([[NOT_WAITING_REPLY], [], [NOT_WAITING_REPLY], []]);
+		expect(route.resumed).toEqual([run.executionId]);
+	});
+
+	it("simultaneous taps while the platform is slow to post: the winner's confirmation is posted before the reply to the later tap", async () => {
+		const { run } = await ask(inChat({ ...toReleaseTopic, allowedApprovers: 'alice, bob' }));
+		route = await startWaitingRoute([run]);
+		const bed = trigger(route);
+		// carol's tap gets a reply: the trigger holds a bot token from here on, so replies leave at once.
+		expect((await tap(bed, 'Approve', 'carol')).replies).toHaveLength(1);
+		const byAlice = prepareTap(sim.state, { label: 'Approve', user: 'alice' }).event;
+		const byBob = prepareTap(sim.state, { label: 'Decline', user: 'bob' }).event;
+		// The next push (the winner's confirmation) is 400 ms slow to reach the platform.
+		sim.faults.add({ method: 'POST', path: PUSH, latencyMs: 400, times: 1 });
+		const before = sim.state.sentMessages().length;
+		await Promise.all([byAlice, byBob].map((event) => delivery(event)).map(({ raw, signature }) => deliverAgain(bed, raw, signature)));
+		const posted = sim.state.sentMessages().slice(before).map((m) => (m.content as IDataObject).text);
+		expect(posted).toEqual([expect.stringMatching(/^(Approved by alice|Declined by bob)$/), NOT_WAITING_REPLY]);
+		expect(route.resumed).toEqual([run.executionId]);
 	});
 });
 

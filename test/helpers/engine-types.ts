@@ -32,6 +32,7 @@ import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { EngineLoop } from './builtin/EngineLoop.node';
 import { EngineManualTrigger } from './builtin/EngineManualTrigger.node';
 import { initEngineContainer } from './engine-container';
 
@@ -39,6 +40,8 @@ import { initEngineContainer } from './engine-container';
 export const TEST_PACKAGE_NAME = 'n8n-nodes-engine-test';
 /** Full type name of the start node used by `runNode`. */
 export const START_NODE_TYPE = `${TEST_PACKAGE_NAME}.manualTrigger`;
+/** Full type name of the loop `runNode` puts before the node under test with `loopRuns`. */
+export const LOOP_NODE_TYPE = `${TEST_PACKAGE_NAME}.loop`;
 
 type AnyNodeType = INodeType | IVersionedNodeType;
 
@@ -207,6 +210,7 @@ export class EngineTypeRegistry {
 /** The process-wide registry (one per jest test file, as jest isolates module registries). */
 export const engineTypes = new EngineTypeRegistry();
 engineTypes.addNode(START_NODE_TYPE, new EngineManualTrigger(), TEST_PACKAGE_NAME, __filename);
+engineTypes.addNode(LOOP_NODE_TYPE, new EngineLoop(), TEST_PACKAGE_NAME, __filename);
 
 /** Registers test-only node and credential types (node types become `n8n-nodes-engine-test.<name>`). */
 export function registerTestTypes(types: {

@@ -25,6 +25,8 @@
  * - Share a `CredentialStore` via `credentialStore` to reuse tokens across executions;
  *   `credentialStore.counters` / `preAuthenticationCalls()` count
  *   credential round trips.
+ * - `nodeId` and `executionId` fix what identifies a run (a saved node, an execution);
+ *   `loopRuns: n` puts a loop before the node, so it runs n times in one execution (run index 0..n-1).
  * - `readBinary(item, 'data')` returns binary content in both binary modes.
  * - `testCredential(type, data)` runs the `testedBy` function a node names for the credential,
  *   like n8n's "Test credential" button.
@@ -82,7 +84,7 @@ import {
 	credentialIdFor,
 } from './engine-credentials';
 import type { PackageLoadResult } from './engine-types';
-import { START_NODE_TYPE, engineTypes, loadPackageNodeTypes } from './engine-types';
+import { LOOP_NODE_TYPE, START_NODE_TYPE, engineTypes, loadPackageNodeTypes } from './engine-types';
 
 export type { BinaryMode } from './engine-container';
 export { getBinaryDataService, useBinaryDataMode } from './engine-container';
@@ -142,6 +144,16 @@ export interface RunNodeOptions {
 	nodeSettings?: Partial<
 		Pick<INode, 'alwaysOutputData' | 'executeOnce' | 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'onError'>
 	>;
+	/** ID of the node under test (default: a new UUID), as a saved workflow keeps it across executions. */
+	nodeId?: string;
+	/** The execution's ID (default: the next number of a counter). */
+	executionId?: string;
+	/**
+	 * Runs of the node under test in the execution, through a loop (Manual Trigger → Loop → node →
+	 * Loop, see builtin/EngineLoop.node.ts); each run gets the previous run's output. Default: one
+	 * run, no loop. The result's items are the last run's.
+	 */
+	loopRuns?: number;
 }
 
 export interface RunNodeResult {
@@ -168,6 +180,7 @@ export interface RunNodeResult {
 }
 
 const START_NODE_NAME = 'Manual Trigger';
+const LOOP_NODE_NAME = 'Loop';
 const WORKFLOW_ID = 'engine-test-workflow';
 let executionCounter = 0;
 
@@ -253,7 +266,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	const credentialsHelper = new EngineCredentialsHelper(engineTypes.credentialTypes, store);
 
 	let nodeName = opts.nodeName ?? description.defaults?.name ?? description.displayName;
-	if (nodeName === START_NODE_NAME) nodeName = `${nodeName} 1`;
+	if (nodeName === START_NODE_NAME || nodeName === LOOP_NODE_NAME) nodeName = `${nodeName} 1`;
 
 	const startNode: INode = {
 		id: randomUUID(),
@@ -264,7 +277,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		parameters: { items: JSON.stringify(serializeInputItems(opts.inputItems)) },
 	};
 	const nodeUnderTest: INode = {
-		id: randomUUID(),
+		id: opts.nodeId ?? randomUUID(),
 		name: nodeName,
 		type: fullType,
 		typeVersion,
@@ -279,18 +292,20 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		);
 	}
 
-	const connections: IConnections = {
-		[START_NODE_NAME]: {
-			main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]],
-		},
-	};
-	const executionId = String(++executionCounter);
+	const to = (node: string) => ({ main: [[{ node, type: NodeConnectionTypes.Main, index: 0 }]] });
+	const loopNode: INode | undefined = opts.loopRuns
+		? { id: randomUUID(), name: LOOP_NODE_NAME, type: LOOP_NODE_TYPE, typeVersion: 1, position: [110, 0], parameters: { runs: opts.loopRuns } }
+		: undefined;
+	const connections: IConnections = loopNode
+		? { [START_NODE_NAME]: to(LOOP_NODE_NAME), [LOOP_NODE_NAME]: to(nodeName), [nodeName]: to(LOOP_NODE_NAME) }
+		: { [START_NODE_NAME]: to(nodeName) };
+	const executionId = opts.executionId ?? String(++executionCounter);
 	const workflowName = `engine test: ${fullType}`;
 	const settings = { executionOrder: 'v1' as const };
 	const workflow = new Workflow({
 		id: WORKFLOW_ID,
 		name: workflowName,
-		nodes: [startNode, nodeUnderTest],
+		nodes: loopNode ? [startNode, loopNode, nodeUnderTest] : [startNode, nodeUnderTest],
 		connections,
 		active: false,
 		nodeTypes: engineTypes.nodeTypes,

@@ -8,6 +8,8 @@
  * - webhook() answered itself (noWebhookResponse): that answer;
  * - webhook() returned workflowData: the execution resumes, then 200 with its webhookResponse as JSON.
  * Every request is recorded as it arrived (method, path, query, headers, parsed JSON body).
+ * `unavailableFirst`: that many requests are answered 503 before any node sees them, as n8n does
+ * while it starts or when it is overloaded.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +38,8 @@ export interface WaitingRoute {
 	close(): Promise<void>;
 }
 
-export async function startWaitingRoute(runs: RunNodeResult[]): Promise<WaitingRoute> {
+export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirst = 0 } = {}): Promise<WaitingRoute> {
+	let unavailable = unavailableFirst;
 	const stored = new Map<string, IRunExecutionData>(runs.map((run) => [run.executionId, storedExecution(run)]));
 	const byId = new Map(runs.map((run) => [run.executionId, run]));
 	const requests: RouteRequest[] = [];
@@ -60,6 +63,10 @@ export async function startWaitingRoute(runs: RunNodeResult[]): Promise<WaitingR
 					res.writeHead(status, { 'content-type': contentType });
 					res.end(payload);
 				};
+				if (unavailable > 0) {
+					unavailable--;
+					return send(503, 'application/json', JSON.stringify({ code: 503, message: 'Service Unavailable' }));
+				}
 				const [, , executionId] = url.pathname.split('/');
 				const run = byId.get(executionId);
 				if (!run) return send(404, 'application/json', JSON.stringify({ code: 404, message: `The execution "${executionId}" does not exist.` }));

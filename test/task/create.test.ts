@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { SEED } from '../../simulator/seed';
 import { useSimulator } from '../helpers/simulator';
-import { only, runTask, TASKS, UUID } from './task.fixtures';
+import { DERIVED_KEY, only, runTask, TASKS } from './task.fixtures';
 
 const sim = useSimulator();
 
@@ -16,7 +16,7 @@ describe('Workplace Task: create', () => {
 		expect([request.method, request.path, request.status]).toEqual(['POST', TASKS, 201]);
 		expect(request.headers.authorization).toBe(`Bearer ${sim.credentials.taskJwt}`);
 		expect(request.headers['content-type']).toMatch(/^application\/json/);
-		expect(request.headers['idempotency-key']).toMatch(UUID);
+		expect(request.headers['idempotency-key']).toMatch(DERIVED_KEY);
 		expect(request.body).toEqual({ taskTitle: 'Renew the office lease' });
 
 		const created = sim.state.tasks().find((t) => t.taskTitle === 'Renew the office lease');

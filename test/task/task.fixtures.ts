@@ -30,4 +30,5 @@ export async function runTask(
 
 export { only } from '../helpers/simulator';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** An Idempotency-Key the node derives (a SHA-256 in UUID layout, version 8). */
+export const DERIVED_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

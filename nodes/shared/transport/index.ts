@@ -61,6 +61,13 @@ export interface WorkplaceRequest {
 	 * spec does not promise it, so no call sets this by default.
 	 */
 	retryWithKey?: boolean;
+	/**
+	 * A 404 to an attempt sent again after a 5xx, a lost connection or a timeout is the answer
+	 * (returned with statusCode 404), not an error: for a DELETE, an earlier attempt may have
+	 * deleted the record before its answer was lost. A 404 to the first attempt, or after a 429
+	 * (not processed), still throws.
+	 */
+	notFoundAfterRetrySucceeds?: boolean;
 }
 
 export interface WorkplaceResponse<T = unknown> {

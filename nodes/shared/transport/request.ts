@@ -77,6 +77,8 @@ function platformPath(baseUrl: string, path: string): string {
  * platform is otherwise never sent twice.
  * A 401 on a credential with a process-wide token (token.ts) renews the token and sends the
  * call again; a token request that fails sends nothing, so it is retried like a lost connection.
+ * A 404 to a call sent again after a 5xx, a lost connection or a timeout is returned, not thrown,
+ * when the call asks so (`notFoundAfterRetrySucceeds`: a DELETE an earlier attempt may have done).
  *
  * Time limit (timeLimit.ts): each attempt of a call must be answered within the item's "Timeout",
  * an upload or download must not go that long without a byte moving (a download's body too, read
@@ -215,6 +217,8 @@ export async function workplaceRequest<T = unknown>(
 	let serverErrorRetries = 0;
 	let tokenRenewals = 0;
 	let timeouts = 0;
+	// An attempt sent again after a timeout, a lost connection or a 5xx may have been processed.
+	let resentAfterLoss = false;
 	for (;;) {
 		const sent = await sendOnce();
 
@@ -240,6 +244,7 @@ export async function workplaceRequest<T = unknown>(
 			if (idempotent && serverErrorRetries < policy.maxServerErrorRetries) {
 				await sleep(backoffMs(serverErrorRetries));
 				serverErrorRetries++;
+				resentAfterLoss = true;
 				continue;
 			}
 			throw timedOut(timeouts);
@@ -269,6 +274,7 @@ export async function workplaceRequest<T = unknown>(
 			if (idempotent && serverErrorRetries < policy.maxServerErrorRetries) {
 				await sleep(backoffMs(serverErrorRetries));
 				serverErrorRetries++;
+				resentAfterLoss = true;
 				continue;
 			}
 			const reason = code ?? (error as Error).message ?? 'unknown network error';
@@ -334,8 +340,12 @@ export async function workplaceRequest<T = unknown>(
 				policy.maxRetryWaitSeconds * 1000,
 			);
 			serverErrorRetries++;
+			resentAfterLoss = true;
 			await sleep(waitMs);
 			continue;
+		}
+		if (status === 404 && resentAfterLoss && request.notFoundAfterRetrySucceeds) {
+			return { ...response, body: errorBody } as WorkplaceResponse<T>;
 		}
 		throw failure(undefined, api.forbiddenCauses);
 	}

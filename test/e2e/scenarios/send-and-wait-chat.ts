@@ -7,6 +7,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { parseExecutionData } from '../../../bench/lib';
 import { findInstalled, TARGETS } from '../../../scripts/lib/n8n';
@@ -24,6 +26,7 @@ const bob = SEED.users.bob;
 const project = SEED.groups.project;
 const release = project.topics.release;
 const NOT_WAITING = 'This request is no longer waiting for an answer.';
+const NOT_RECORDED = (user: string) => `${user}, your answer could not be recorded just now. If no confirmation follows, please tap again.`;
 
 interface Check {
 	what: string;
@@ -131,10 +134,11 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 			.map((b) => b.messages?.[0]?.text);
 	// Every execution of the workflow, whatever its status (without a status filter n8n 2 lists finished ones only).
 	const STATUSES = ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'];
-	const executions = async () => {
+	const executionsOf = async (id: string) => {
 		await sleep(1000);
-		return (await srv.server.executions({ workflowId, status: STATUSES }, 100)).results.length;
+		return (await srv.server.executions({ workflowId: id, status: STATUSES }, 100)).results.length;
 	};
+	const executions = async () => await executionsOf(workflowId);
 	const status = async (id: string) => String((await srv.execution(id)).status);
 	const waitFor = async (id: string, wanted: string[], timeoutMs = 20_000) => {
 		const deadline = Date.now() + timeoutMs;
@@ -255,7 +259,95 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	const afterOrdinary = await executions();
 	lines.push(`ordinary postback: ${ordinary.status} ${ordinary.body}; executions +${afterOrdinary - before}`);
 	check('ordinary postback: one run', ordinary.status === 200 && afterOrdinary - before === 1);
+	// 6. n8n's waiting route refuses the first hand-off (a stand-in answering 503 once, then n8n).
+	await handOffRefusedOnce(ctx, srv, { secret: secretCred, bot: botCred }, { check, lines, executionsOf, status, waitFor, after, textsIn });
+	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
 	return { checks, lines };
+}
+
+/** In front of n8n's waiting route: answers the first request 503, passes every later one to n8n as it came. */
+async function unavailableOnce(n8nOrigin: string): Promise<{ url: string; requests: number; close(): Promise<void> }> {
+	const target = new URL(n8nOrigin);
+	const standIn = { url: '', requests: 0, close: async () => {} };
+	const server = createServer((req, res) => {
+		standIn.requests++;
+		if (standIn.requests === 1) {
+			req.resume();
+			res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
+			return;
+		}
+		const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
+		upstream.on('error', () => res.writeHead(502).end());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	standIn.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook-waiting`;
+	standIn.close = async () => await new Promise<void>((resolve) => server.close(() => resolve()));
+	return standIn;
+}
+
+type CaseTools = {
+	check: (what: string, ok: boolean) => void;
+	lines: string[];
+	executionsOf: (workflowId: string) => Promise<number>;
+	status: (id: string) => Promise<string>;
+	waitFor: (id: string, wanted: string[], timeoutMs?: number) => Promise<string>;
+	after: (id: string, nodeName: string) => Promise<Array<Record<string, unknown>>>;
+	textsIn: (gid: string, tid: string) => Array<string | undefined>;
+};
+
+/**
+ * A second active workflow whose trigger hands taps on through the stand-in: the first hand-off
+ * fails, the platform is asked to send the tap again (503, Retry-After) and alice is told; the
+ * redelivery resumes the execution once.
+ */
+async function handOffRefusedOnce(ctx: ScenarioContext, srv: TriggerServer, credentials: Parameters<typeof approvalsWorkflow>[1], t: CaseTools): Promise<void> {
+	const sim = ctx.sim as unknown as Simulator;
+	const secret = ctx.sim.credentials.webhookSecret;
+	const hookId = randomUUID();
+	const url = srv.webhookUrl(hookId, 'webhook');
+	const standIn = await unavailableOnce(new URL(url).origin);
+	try {
+		const workflowId = await srv.createActiveWorkflow('e2e in-chat approvals (hand-off refused once)', approvalsWorkflow(hookId, credentials, { resumeBaseUrl: standIn.url }));
+		await srv.waitForWebhook(url);
+		sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
+		const text = 'direct Approve 75 EUR for a course?';
+		const asked = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text })] }, { secret });
+		assert.equal(asked.status, 200, `the question was answered ${asked.status} ${asked.body}`);
+		let approve = '';
+		for (const deadline = Date.now() + 30_000; !approve && Date.now() < deadline; await sleep(100)) {
+			const push = ctx.sim.log.find({ method: 'POST', path: PUSH }).map((r) => r.body as PushBody).find((b) => b.messages?.[0]?.template?.text === text);
+			approve = push?.messages?.[0]?.template?.actions?.[0]?.data ?? '';
+		}
+		if (!approve) throw new Error('no push for the refused-once question');
+		const executionId = decodeAnswerToken(approve)!.executionId;
+		t.check('refused once: waiting after sending', (await t.waitFor(executionId, ['waiting'])) === 'waiting');
+		const aliceChat = SEED.directChats.alice;
+		const repliesBefore = t.textsIn(aliceChat.gid, aliceChat.tid).length;
+		const before = await t.executionsOf(workflowId);
+
+		const first = await sim.tap({ ...messageOf(sim, approve), label: 'Approve', user: 'alice' });
+		await sleep(1000);
+		const afterFirst = await t.status(executionId);
+		const again = await sendWebhook(url, { kind: 'bot', events: [first.event] }, { secret });
+		const finalStatus = await t.waitFor(executionId, ['success', 'error', 'crashed']);
+		await sleep(1000);
+		const next = await t.after(executionId, 'After Alice');
+		const replies = t.textsIn(aliceChat.gid, aliceChat.tid).slice(repliesBefore);
+		t.lines.push(`refused once: first tap ${first.status} ${first.body}; execution then ${afterFirst}; redelivery ${again.status} ${again.body}; execution ${finalStatus}; stand-in saw ${standIn.requests}; replies ${JSON.stringify(replies)}`);
+		t.check('refused once: the first delivery of the tap is answered 503 (send again)', first.status === 503 && /send the delivery again/.test(first.body));
+		t.check('refused once: still waiting after the refused hand-off', afterFirst === 'waiting');
+		t.check('refused once: the redelivery is answered 200 and says resumed', again.status === 200 && /\(resumed\)/.test(again.body));
+		t.check('refused once: resumed once, approved by alice', finalStatus === 'success' && next.length === 1 && (next[0].data as { approved?: boolean }).approved === true);
+		t.check('refused once: both hand-offs went through the stand-in', standIn.requests === 2);
+		t.check(`refused once: alice told once it was not recorded, then the confirmation (got ${JSON.stringify(replies)})`, JSON.stringify(replies) === JSON.stringify([NOT_RECORDED('alice'), 'Approved by alice']));
+		t.check('refused once: the taps started no run', (await t.executionsOf(workflowId)) === before);
+	} finally {
+		await standIn.close();
+	}
 }
 
 /** The message (thread and id) whose buttons carry this token, as a tap names it. */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { knowledgeRequest } from '../../transport';
+import { knowledgeDelete } from '../../transport';
 import { readFileAddress } from './fileAddress';
 import { fileLocator, knowledgeBaseLocator } from '../common.descriptions';
 
@@ -12,8 +12,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const { knowledgeBaseId, fileId, path } = readFileAddress(this, itemIndex);
-	await knowledgeRequest(this, { method: 'DELETE', path }, itemIndex);
-	return { deleted: true, knowledgeBaseId, fileId };
+	const gone = await knowledgeDelete(this, path, itemIndex);
+	return { deleted: true, knowledgeBaseId, fileId, ...gone };
 }
 
 export { knowledgeBaseConversationKey as conversationKey } from '../conversations';

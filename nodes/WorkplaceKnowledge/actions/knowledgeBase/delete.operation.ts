@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiPath } from '../../../shared/transport/apiPath';
 import { requireId } from '../../../shared/validation';
-import { knowledgeRequest } from '../../transport';
+import { knowledgeDelete } from '../../transport';
 import { knowledgeBaseLocator } from '../common.descriptions';
 
 export const description = updateDisplayOptions(
@@ -13,8 +13,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const id = requireId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	await knowledgeRequest(this, { method: 'DELETE', path: apiPath`/knowledge/${id}` }, itemIndex);
-	return { deleted: true, knowledgeBaseId: id };
+	const gone = await knowledgeDelete(this, apiPath`/knowledge/${id}`, itemIndex);
+	return { deleted: true, knowledgeBaseId: id, ...gone };
 }
 
 export { knowledgeBaseConversationKey as conversationKey } from '../conversations';

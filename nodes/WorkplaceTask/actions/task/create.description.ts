@@ -146,7 +146,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Sent in the Idempotency-Key header. A platform that honours it creates one task per key and answers a repeat with the first result. Empty: a new random key per item and run, reused when the node retries the item.',
+					'Sent in the Idempotency-Key header (surrounding spaces removed), and wins over the derived key. A platform that honours it creates one task per key and answers a repeat with the first result. Empty: a key derived from the execution, the node, its run, the item and the request body, so the node setting Retry On Fail sends the same key again, while another execution, item, body or loop run gets a new one.',
 			},
 			{
 				displayName: 'Retry After Server Errors (Platform Honours the Key)',

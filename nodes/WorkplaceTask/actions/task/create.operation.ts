@@ -1,9 +1,9 @@
-import { randomUUID } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { requireString } from '../../../shared/validation';
 import { createTaskRequest } from '../../transport';
 import { optionalText, priorityValue, taskBody } from './body';
+import { derivedIdempotencyKey } from './idempotencyKey';
 import { checkTaskBody } from './validate';
 
 export { description } from './create.description';
@@ -17,7 +17,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body = taskBody(this, itemIndex, { taskTitle, priority, additional });
 	checkTaskBody(this, itemIndex, body, options.enforceRecommendedLimits !== false);
 
-	const idempotencyKey = optionalText(options.idempotencyKey)?.trim() ?? randomUUID();
+	const idempotencyKey = optionalText(options.idempotencyKey)?.trim() ?? derivedIdempotencyKey(this, itemIndex, body);
 	const retryWithKey = options.retryWithIdempotencyKey === true;
 	const { body: created } = await createTaskRequest(this, body, { idempotencyKey, retryWithKey }, itemIndex);
 	return created;

@@ -14,7 +14,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { Answerer, AnswerOutcome, AnswerReply } from '../../../../shared/inChatAnswer';
-import { encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
+import { answererOf, encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
 import { parseDelivery } from '../../../../shared/delivery';
@@ -103,11 +103,7 @@ export async function chatAnswerWebhook(
 			: undefined;
 	if (!event) return respond(ctx, 401, 'invalid', "The delivery holds no tap on this message's buttons");
 
-	const source = isPlainObject(event.source) ? event.source : {};
-	const user: Answerer = {
-		userId: typeof source.userId === 'string' ? source.userId : '',
-		username: typeof source.username === 'string' ? source.username : '',
-	};
+	const user = answererOf(event);
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 	if (user.userId === '' && user.username === '') return respond(ctx, 400, 'invalid', 'The postback event names no user');
 	if (!mayAnswer(ctx, user)) {
