@@ -51,6 +51,7 @@ import type {
 	ScenarioResult,
 	TargetId,
 } from '../test/e2e/types';
+import { assertNoFallback } from '../test/e2e/fallbacks';
 import { communityInstallCheck, INSTALL_CHECK_NAME } from '../test/e2e/install-check';
 import { workflowId } from '../test/e2e/workflow';
 import { collectSecrets, fileHaystacks, scanForSecrets, type Haystack } from '../test/e2e/secret-scan';
@@ -355,6 +356,8 @@ async function runScenario(run: TargetRun, s: Scenario): Promise<void> {
 		if (!s.expectError && result.status !== 'success') throw new Error('the workflow ended with an error');
 		if (s.expectError && result.status === 'success') throw new Error('the workflow succeeded but an error was expected');
 		await s.assert(result, ctx);
+		// No internal of n8n the package relies on is missing (test/e2e/fallbacks.ts).
+		assertNoFallback(`${stdout}\n${stderr}`, `n8n execute of "${s.name}"`);
 		const ms = Date.now() - started;
 		outcomes.push({ target: id, scenario: s.name, status: 'passed', durationMs: ms });
 		log(`  ✓ ${s.name} (${formatDuration(ms)}; n8n execute ${formatDuration(exec.run.durationMs)})`);

@@ -13,6 +13,7 @@ import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSec
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
 import { runStarted } from './pacing';
+import { checkResumeRoute } from './resumeRoute';
 import { assertWebhookCredential } from './secret';
 import { receiveDelivery } from './webhook';
 
@@ -66,11 +67,14 @@ export class WorkplaceTrigger implements INodeType {
 
 	// The platform has no API to register or remove webhooks: the user pastes the URL there.
 	// n8n calls these when it registers the URL (activation, publishing, listening for a test
-	// event), so a trigger that could verify no delivery is refused there.
+	// event), so a trigger that could verify no delivery is refused there. checkExists answers
+	// true, so n8n never calls create; on activation it also checks, without refusing, that this
+	// process reaches n8n's waiting route for in-chat answers (resumeRoute.ts, at most 3 s).
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				assertWebhookCredential(this);
+				await checkResumeRoute(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {

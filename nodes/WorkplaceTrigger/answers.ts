@@ -33,8 +33,11 @@ export function isAnswerEvent(event: IDataObject): boolean {
 	return event.type === 'postback' && isPlainObject(event.postback) && isAnswerData(event.postback.data);
 }
 
+/** What the waiting base needs of a node context: the webhook's, or the hook's at activation. */
+type UrlContext = Pick<IWebhookFunctions, 'getNodeWebhookUrl' | 'getNode'>;
+
 /** n8n's address of waiting executions, as the trigger derives it from its own webhook URL. */
-function derivedWaitingBaseUrl(ctx: IWebhookFunctions): string | undefined {
+function derivedWaitingBaseUrl(ctx: UrlContext): string | undefined {
 	const own = ctx.getNodeWebhookUrl('default');
 	if (!own) return undefined;
 	const url = new URL(own);
@@ -51,7 +54,7 @@ function derivedWaitingBaseUrl(ctx: IWebhookFunctions): string | undefined {
  * made `/webhook-waiting`. With the option set, `host` is the public host n8n's URLs carry: n8n
  * 1.x signs resume URLs with it and checks the Host header of the request against it.
  */
-export function waitingBase(ctx: IWebhookFunctions, override: unknown): { url: string; host?: string } | undefined {
+export function waitingBase(ctx: UrlContext, override: unknown): { url: string; host?: string } | undefined {
 	const derived = derivedWaitingBaseUrl(ctx);
 	if (typeof override !== 'string' || override.trim() === '') return derived ? { url: derived } : undefined;
 	const url = override.trim().replace(/\/+$/, '');

@@ -1,5 +1,8 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { Expression, sleep } from 'n8n-workflow';
+
+import { n8nWorkflowMajor } from '../shared/reliance';
+import { logTriggerOnce } from './log';
 
 /**
  * Answers a delivery once n8n has started its run, as n8n's own Webhook node does: its answer
@@ -22,6 +25,10 @@ import { Expression, sleep } from 'n8n-workflow';
  * of a held delivery has started here, an answer waits at most PROBE_LIMIT_MS, and once one
  * such wait has run out with no run seen, answers go at once. A run seen later (even late)
  * switches this process to holding again.
+ *
+ * Both signals are n8n internals (docs/ARCHITECTURE.md, "What we rely on in n8n"). When n8n 2 shows
+ * no `Expression.vmEvaluator`, or when no run is seen here within PROBE_LIMIT_MS + HOLD_LIMIT_MS
+ * of a held delivery, the trigger answers at once and says so once per process (logTriggerOnce).
  */
 
 /** Longest wait for a run to start, in a process where runs start: the answer then goes anyway. */
@@ -34,9 +41,39 @@ type RunsStart = 'unknown' | 'here' | 'elsewhere';
 
 let runsStart: RunsStart = 'unknown';
 
-/** Whether n8n gives each run an expression isolate (n8n 2's default engine): read each time, n8n starts it at launch. */
-function runsCostAnIsolate(): boolean {
-	return Boolean((Expression as unknown as { vmEvaluator?: unknown }).vmEvaluator);
+type LogContext = Parameters<typeof logTriggerOnce>[0];
+
+/**
+ * Whether n8n gives each run an expression isolate (n8n 2's default engine): read each time, n8n
+ * starts it at launch. n8n-workflow 2 without the evaluator while its engine is not "legacy" is
+ * an n8n that changed where it keeps it: pacing is off then, and the admin is told once.
+ */
+function runsCostAnIsolate(ctx: LogContext): boolean {
+	const expression = Expression as unknown as { vmEvaluator?: unknown; expressionEngine?: unknown };
+	if (expression.vmEvaluator) return true;
+	const major = n8nWorkflowMajor();
+	const engine = expression.expressionEngine;
+	if (major !== undefined && major >= 2 && engine !== 'legacy') {
+		const named = typeof engine === 'string' ? `"${engine}"` : 'not readable (Expression.expressionEngine)';
+		logTriggerOnce(
+			ctx,
+			'pacingEngine',
+			`n8n-workflow ${major}.x shows no Expression.vmEvaluator while its expression engine is ${named}, so the trigger cannot tell whether each run costs an expression isolate: it answers every delivery at once instead of once its run has started (pacing off). Nothing is lost; a burst of deliveries may queue many runs at once. With N8N_EXPRESSION_ENGINE=legacy this is expected.`,
+		);
+	}
+	return false;
+}
+
+/** After a held delivery's first wait ran out: if no run is seen here for HOLD_LIMIT_MS more, the admin is told once. */
+function reportWhenNoRunComes(ctx: LogContext): void {
+	void sleep(HOLD_LIMIT_MS).then(() => {
+		if (runsStart !== 'elsewhere') return;
+		logTriggerOnce(
+			ctx,
+			'pacingRuns',
+			`no run of a delivery this process held started here within ${(PROBE_LIMIT_MS + HOLD_LIMIT_MS) / 1000} s, so deliveries are answered at once from now on (until a run starts here). Either runs start in other processes (queue mode: webhook processes hand them to workers; expected there, nothing to do), or n8n no longer hands the items webhook() returned to the trigger's execute() (answers then go ahead of their runs; nothing is lost).`,
+		);
+	});
 }
 
 /** The answer of each held delivery, by the `json` object of its first item (the run gets the same object). */
@@ -46,7 +83,7 @@ const held = new WeakMap<object, () => void>();
  * Sends `answer` when the run of `items` starts in this process, or when the wait runs out.
  * Never awaited by webhook(): n8n starts the run only after webhook() has returned.
  */
-export function answerWhenRunStarts(items: INodeExecutionData[], answer: () => void): void {
+export function answerWhenRunStarts(ctx: IWebhookFunctions, items: INodeExecutionData[], answer: () => void): void {
 	let answered = false;
 	const send = () => {
 		if (answered) return;
@@ -54,13 +91,16 @@ export function answerWhenRunStarts(items: INodeExecutionData[], answer: () => v
 		answer();
 	};
 	const first = items[0]?.json;
-	if (!first || !runsCostAnIsolate()) return send();
+	if (!first || !runsCostAnIsolate(ctx)) return send();
 	// Kept also when answered at once, so that a run starting here is still seen.
 	held.set(first, send);
 	if (runsStart === 'elsewhere') return send();
 	void sleep(runsStart === 'here' ? HOLD_LIMIT_MS : PROBE_LIMIT_MS).then(() => {
 		if (answered) return;
-		if (runsStart === 'unknown') runsStart = 'elsewhere';
+		if (runsStart === 'unknown') {
+			runsStart = 'elsewhere';
+			reportWhenNoRunComes(ctx);
+		}
 		send();
 	});
 }

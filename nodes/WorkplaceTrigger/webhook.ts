@@ -7,7 +7,7 @@ import { parseDelivery } from '../shared/delivery';
 import type { SignatureCheck } from '../shared/signature';
 import { checkSignature } from '../shared/signature';
 import { PICTURE_TIMEOUT_SECONDS } from './description';
-import { logTrigger, webhookCredentialName } from './log';
+import { logTrigger, logTriggerOnce, webhookCredentialName } from './log';
 import type { AnswerResult } from './answers';
 import { handleAnswer, isAnswerEvent } from './answers';
 import { answerWhenRunStarts } from './pacing';
@@ -168,14 +168,49 @@ async function attachPictures(
 }
 
 /**
+ * The delivery's bytes as they came, for its signature: n8n reads them into `req.rawBody` before
+ * it calls webhook() (its body parser, for the JSON it parses). Where it has not, they are read
+ * here with the request's `readRawBody()` (n8n's, declared on the request by n8n-workflow), and the
+ * admin is told once; undefined when there are none to read (the delivery is then refused).
+ */
+async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
+	const req = ctx.getRequestObject();
+	const given: unknown = req.rawBody;
+	if (Buffer.isBuffer(given)) return given;
+	const reader: unknown = req.readRawBody;
+	let failure = 'the request has no readRawBody() either';
+	if (typeof reader === 'function') {
+		try {
+			await req.readRawBody();
+			const read: unknown = req.rawBody;
+			if (Buffer.isBuffer(read)) {
+				logTriggerOnce(
+					ctx,
+					'rawBody',
+					'n8n had not read the raw body of a delivery (req.rawBody) before calling the trigger; the trigger read it itself with req.readRawBody() to check its signature, and goes on doing so. Nothing is lost.',
+				);
+				return read;
+			}
+			failure = 'req.readRawBody() left no raw body';
+		} catch (error) {
+			failure = `req.readRawBody() failed: ${(error as Error).message}`;
+		}
+	}
+	logTriggerOnce(
+		ctx,
+		'rawBody',
+		`n8n gave the trigger no raw body of a delivery (req.rawBody) and ${failure}, so no signature can be checked: deliveries are answered 401 (or 400 without Signature Verification) and start no run. Report it with your n8n version.`,
+	);
+	return undefined;
+}
+
+/**
  * One delivery posted to the trigger's URL: signature, shape, selected events and filters,
  * duplicates, pictures; answers it and hands the items to the run.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const req = this.getRequestObject();
 	const headers = this.getHeaderData();
-	const rawBody: unknown = (req as unknown as { rawBody?: unknown }).rawBody;
-	const body = Buffer.isBuffer(rawBody) ? rawBody : undefined;
+	const body = await rawBodyOf(this);
 
 	// 1. Signature, before anything is read from the body.
 	if (this.getNodeParameter('verification', 'secret') === 'secret') {
@@ -319,7 +354,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		answered();
 		this.getResponseObject().status(200).json({ received: items.length });
 	};
-	if (production) answerWhenRunStarts(items, answer);
+	if (production) answerWhenRunStarts(this, items, answer);
 	else answer();
 	return { noWebhookResponse: true, workflowData: [items] };
 }

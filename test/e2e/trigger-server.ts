@@ -22,6 +22,7 @@ import {
 	type ExecutionSummary,
 	type N8nServer,
 } from '../../scripts/lib/n8n';
+import { assertNoFallback } from './fallbacks';
 import type { Scenario, ScenarioContext, TargetId, WorkflowJson } from './types';
 import { chain, manualTrigger, set } from './workflow';
 
@@ -53,12 +54,19 @@ export interface TriggerServer {
 	storedStaticData(workflowId: string): Promise<Record<string, unknown>>;
 	/** Stops n8n (SIGTERM, as a deploy does) and starts it again on the same folder, database and port. */
 	restart(): Promise<void>;
+	/** Everything n8n printed, over restarts (log level warn unless E2E_VERBOSE=1). */
+	output(): string;
 	stop(): Promise<void>;
 }
 
 export interface TriggerServerOptions {
 	/** Extra environment for n8n (e.g. a Postgres database). */
 	env?: NodeJS.ProcessEnv;
+	/**
+	 * Whether n8n may log the package's fallback lines (test/e2e/fallbacks.ts); by default none may
+	 * appear, and withTriggerServer fails when one does.
+	 */
+	fallbacksExpected?: boolean;
 }
 
 /** Creates a credential through n8n's REST API; returns its id. */
@@ -112,7 +120,9 @@ export async function withTriggerServer<T>(
 ): Promise<T> {
 	const srv = await startTriggerServer(ctx, options);
 	try {
-		return await work(srv);
+		const result = await work(srv);
+		if (!options.fallbacksExpected) assertNoFallback(srv.output(), `n8n start (${ctx.n8nVersion})`);
+		return result;
 	} catch (e) {
 		throw new Error(`${(e as Error).message}\n--- n8n start output (tail) ---\n${srv.server.output().split('\n').slice(-30).join('\n')}`);
 	} finally {
@@ -130,14 +140,18 @@ export function triggerServerScenario<Report>(spec: {
 	placeholderNote: string;
 	run(ctx: ScenarioContext, srv: TriggerServer): Promise<Report>;
 	check(report: Report, ctx: ScenarioContext): void;
+	/** Only on these majors (default: both). */
+	targets?: TargetId[];
+	options?: TriggerServerOptions;
 }): Scenario {
 	const reports = new Map<TargetId, Report>();
 	return {
 		name: spec.name,
 		timeoutMs: 60_000,
+		targets: spec.targets,
 		workflow: () => chain([manualTrigger(), set('Placeholder', { note: spec.placeholderNote })]),
 		async before(ctx) {
-			reports.set(ctx.target, await withTriggerServer(ctx, (srv) => spec.run(ctx, srv)));
+			reports.set(ctx.target, await withTriggerServer(ctx, (srv) => spec.run(ctx, srv), spec.options));
 		},
 		assert(_result, ctx) {
 			const report = reports.get(ctx.target);
@@ -156,6 +170,8 @@ export async function startTriggerServer(ctx: ScenarioContext, options: TriggerS
 	const start = (port?: number) =>
 		startN8nServer(inst, { userFolder, port, env: options.env, logLevel: process.env.E2E_VERBOSE === '1' ? 'debug' : 'warn' });
 	let server: N8nServer;
+	/** What the servers stopped by restart() printed. */
+	let earlier = '';
 	try {
 		server = await start();
 	} catch (e) {
@@ -195,9 +211,11 @@ export async function startTriggerServer(ctx: ScenarioContext, options: TriggerS
 		async restart() {
 			const port = server.port;
 			await server.stop();
+			earlier += server.output();
 			server = await start(port);
 			await server.login();
 		},
+		output: () => `${earlier}${server.output()}`,
 		async stop() {
 			await server.stop();
 			if (process.env.E2E_KEEP === '1') process.stdout.write(`      trigger user folder kept: ${userFolder}\n`);

@@ -8,7 +8,11 @@
  * - authenticate: generic (`headers`/`qs`/`body`/`auth` with `={{$credentials.x}}` style
  *   expressions resolved by n8n-workflow's expression engine).
  * - preAuthentication: runs the credential type's `preAuthentication` when the expirable
- *   property is empty or n8n-core reports expiry (after a 401), persists the result.
+ *   property is empty or n8n-core reports expiry (after a 401), persists the result, and writes it
+ *   into the credential data it was given, as n8n's CredentialsHelper does (`Object.assign`; and
+ *   n8n-core's httpRequestWithAuthentication with what it returns). `store.tokenWrittenBack =
+ *   false` models an n8n that no longer does: the call is still authenticated with the new value,
+ *   but the caller's data keeps the old one.
  *
  * Only what the package's credentials use: a function-style `authenticate` or n8n's OAuth2
  * token handling (credentials extending oAuth2Api) fail loudly here.
@@ -62,6 +66,9 @@ export interface CredentialStoreCounters {
  */
 export class CredentialStore {
 	private readonly data = new Map<string, ICredentialDataDecryptedObject>();
+
+	/** Whether n8n writes a preAuthentication result into the caller's credential data (see above). */
+	tokenWrittenBack = true;
 
 	readonly counters: CredentialStoreCounters = {
 		preAuthentication: {},
@@ -148,6 +155,9 @@ const mockNodeTypes: INodeTypes = {
 };
 
 export class EngineCredentialsHelper extends ICredentialsHelper {
+	/** preAuthentication results not written into the caller's data (tokenWrittenBack off), for authenticate. */
+	private readonly notWrittenBack = new WeakMap<object, ICredentialDataDecryptedObject>();
+
 	constructor(
 		private readonly credentialTypes: ICredentialTypes,
 		readonly store: CredentialStore,
@@ -167,6 +177,8 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 		node: INode,
 	): Promise<IHttpRequestOptions> {
 		const requestOptions = incomingRequestOptions as IHttpRequestOptions & Record<string, unknown>;
+		const kept = this.notWrittenBack.get(credentials);
+		if (kept) credentials = { ...credentials, ...kept };
 		const credentialType = this.credentialTypes.getByName(typeName);
 		const { authenticate } = credentialType;
 		if (!authenticate) return requestOptions;
@@ -230,6 +242,10 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 				}
 			}
 			await this.updateCredentials(nodeCredentials, credentialType.name, dataToPersist);
+			if (!this.store.tokenWrittenBack) {
+				this.notWrittenBack.set(credentials, output);
+				return undefined;
+			}
 			return Object.assign(credentials, output);
 		}
 		return undefined;

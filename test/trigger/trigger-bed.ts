@@ -57,6 +57,12 @@ export interface DeliveryRequest {
 	headers?: Record<string, string>;
 	/** 'webhook' (production URL, default) or 'manual' (test URL). */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * Who reads the body's bytes: n8n, before webhook() (`byN8n`, default: its body parser sets
+	 * `req.rawBody`); nobody yet, the request offers n8n's `readRawBody()` (`onRequest`, which sets
+	 * `req.rawBody`); or neither (`never`: no rawBody, no readRawBody).
+	 */
+	rawBodyRead?: 'byN8n' | 'onRequest' | 'never';
 }
 
 export interface DeliveryOutcome {
@@ -255,7 +261,9 @@ export class TriggerBed {
 	 * What n8n does when it registers the trigger's URL (activating or publishing the workflow:
 	 * 'activate'; listening for a test event: 'manual'): WebhookService.createWebhookIfNotExists,
 	 * checkExists and, when that answers false, create, under n8n-core's HookContext. Resolves
-	 * with the error that refuses the registration, if any.
+	 * with the error that refuses the registration, if any. What the node logs goes to `logs`.
+	 * Its waiting route, checked on activation, is n8n's default under ENGINE_INSTANCE_BASE_URL
+	 * (http://localhost:5678/webhook-waiting) unless the node's Resume Base URL says otherwise.
 	 */
 	async registerWebhook(activation: 'activate' | 'manual' = 'activate'): Promise<Error | undefined> {
 		const workflow = new Workflow({
@@ -283,6 +291,7 @@ export class TriggerBed {
 		const mode = activation === 'manual' ? 'manual' : 'trigger';
 		const methods = this.nodeType().webhookMethods!.default!;
 		const context = new HookContext(workflow, node, additionalData, mode, activation, webhookData);
+		Object.defineProperty(context, 'logger', { value: this.recordingLogger() });
 		try {
 			if (!(await methods.checkExists.call(context))) await methods.create.call(context);
 			return undefined;
@@ -320,16 +329,19 @@ export class TriggerBed {
 				parsed = {};
 			}
 		}
-		const req = {
+		const req: Record<string, unknown> = {
 			method: 'POST',
 			url: `/webhook/${this.node.webhookId}/webhook`,
 			headers,
-			rawBody,
 			body: parsed,
 			query: {},
 			params: {},
 			contentType: headers['content-type']?.split(';')[0],
 		};
+		const read = request.rawBodyRead ?? 'byN8n';
+		if (read === 'byN8n') req.rawBody = rawBody;
+		// n8n's rawBodyReader (packages/cli/src/middlewares/body-parser.ts): reads the stream once into req.rawBody.
+		if (read === 'onRequest') req.readRawBody = async () => void (req.rawBody ??= rawBody);
 		const res = new FakeResponse();
 		const credentialsHelper = new EngineCredentialsHelper(engineTypes.credentialTypes, this.credentialStore);
 		const additionalData = createAdditionalData({ credentialsHelper, executionId: randomUUID() });

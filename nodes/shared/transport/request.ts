@@ -166,6 +166,12 @@ export async function workplaceRequest<T = unknown>(
 			itemIndex,
 		);
 
+	/** The token saved with the credential (read again: another call or process may have renewed it). */
+	const storedToken = async (property: string): Promise<string> => {
+		const stored = await ctx.getCredentials(api.credentialType, itemIndex);
+		return String(stored[property] ?? '');
+	};
+
 	const limiter = getLimiter(ctx);
 	/**
 	 * One attempt within its time limit; TIMED_OUT when the limit ran out first (the attempt goes on
@@ -182,10 +188,14 @@ export async function workplaceRequest<T = unknown>(
 			const refused = refusedTokens.get(ctx)?.get(api.credentialType);
 			if (refused) throw tokenError(node, refused, itemIndex);
 			const sending: Promise<Sent> = sharedToken && tokenSpec
-				? sendWithSharedToken(sharedToken, tokenSpec, credentials, (tokenData) => send(request, watchdog, tokenData), {
-						watchdog,
-						tokenTimeoutMs: limitMs,
-					})
+				? sendWithSharedToken(
+						sharedToken,
+						tokenSpec,
+						credentials,
+						(tokenData) => send(request, watchdog, tokenData),
+						{ watchdog, tokenTimeoutMs: limitMs },
+						{ readStored: () => storedToken(tokenSpec.property), logger: ctx.logger },
+					)
 				: attempt(send(request, watchdog), true).then((outcome) => ({ outcome }));
 			const sent = await withinLimit(sending, watchdog);
 			if (sent === TIMED_OUT) {
@@ -302,10 +312,7 @@ export async function workplaceRequest<T = unknown>(
 			// The platform rejected the token before doing anything: send the call again with a
 			// renewed one (a token just fetched for this call that is rejected is a real error).
 			tokenRenewals++;
-			await sharedToken.renew(sentToken, async () => {
-				const stored = await ctx.getCredentials(api.credentialType, itemIndex);
-				return String(stored[tokenSpec.property] ?? '');
-			});
+			await sharedToken.renew(sentToken, () => storedToken(tokenSpec.property));
 			continue;
 		}
 

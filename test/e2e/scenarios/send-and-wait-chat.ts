@@ -282,13 +282,18 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	return { checks, lines };
 }
 
-/** In front of n8n's waiting route: answers the first request 503, passes every later one to n8n as it came. */
-async function unavailableOnce(n8nOrigin: string): Promise<{ url: string; requests: number; close(): Promise<void> }> {
+/**
+ * In front of n8n's waiting route: answers the first hand-off 503, passes every later one to n8n as
+ * it came. The trigger's check at activation (an OPTIONS, resumeRoute.ts) is passed on and counted
+ * apart.
+ */
+async function unavailableOnce(n8nOrigin: string): Promise<{ url: string; requests: number; checks: number; close(): Promise<void> }> {
 	const target = new URL(n8nOrigin);
-	const standIn = { url: '', requests: 0, close: async () => {} };
+	const standIn = { url: '', requests: 0, checks: 0, close: async () => {} };
 	const server = createServer((req, res) => {
-		standIn.requests++;
-		if (standIn.requests === 1) {
+		if (req.method === 'OPTIONS') standIn.checks++;
+		else standIn.requests++;
+		if (req.method !== 'OPTIONS' && standIn.requests === 1) {
 			req.resume();
 			res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
 			return;
@@ -360,6 +365,7 @@ async function handOffRefusedOnce(ctx: ScenarioContext, srv: TriggerServer, cred
 		t.check('refused once: the redelivery is answered 200 and says resumed', again.status === 200 && /\(resumed\)/.test(again.body));
 		t.check('refused once: resumed once, approved by alice', finalStatus === 'success' && next.length === 1 && (next[0].data as { approved?: boolean }).approved === true);
 		t.check('refused once: both hand-offs went through the stand-in', standIn.requests === 2);
+		t.check(`refused once: the trigger checked n8n's waiting route through the stand-in once, at activation (got ${standIn.checks})`, standIn.checks === 1);
 		t.check(`refused once: alice told once it was not recorded, then the confirmation (got ${JSON.stringify(replies)})`, JSON.stringify(replies) === JSON.stringify([NOT_RECORDED('alice'), 'Approved by alice']));
 		t.check('refused once: the taps started no run', (await t.executionsOf(workflowId)) === before);
 	} finally {
