@@ -18,11 +18,11 @@ import {
 	settledExecutionCount,
 	settledExecutions,
 	startN8nServer,
-	TARGETS,
+	targetFor,
 	type ExecutionSummary,
 	type N8nServer,
 } from '../../scripts/lib/n8n';
-import type { Scenario, ScenarioContext, TargetId, WorkflowJson } from './types';
+import type { Scenario, ScenarioContext, WorkflowJson } from './types';
 import { chain, manualTrigger, set } from './workflow';
 
 export type { ExecutionSummary };
@@ -75,7 +75,13 @@ export async function createActiveWorkflowIn(server: N8nServer, name: string, wo
 		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all', ...(workflow.settings ?? {}) },
 		active: false,
 	});
-	await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	try {
+		await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	} catch (error) {
+		// n8n before 1.10x has no /activate: a workflow is activated by saving it with `active: true`.
+		if (!/\/activate answered 404:/.test((error as Error).message)) throw error;
+		await server.rest('PATCH', `/workflows/${created.id}`, { versionId: created.versionId, active: true });
+	}
 	return created.id;
 }
 
@@ -127,20 +133,23 @@ export async function withTriggerServer<T>(
  */
 export function triggerServerScenario<Report>(spec: {
 	name: string;
+	/** One of `npm run test:compat`'s scenarios (its short form: ctx.short). */
+	compat?: boolean;
 	placeholderNote: string;
 	run(ctx: ScenarioContext, srv: TriggerServer): Promise<Report>;
 	check(report: Report, ctx: ScenarioContext): void;
 }): Scenario {
-	const reports = new Map<TargetId, Report>();
+	const reports = new Map<string, Report>();
 	return {
 		name: spec.name,
+		compat: spec.compat,
 		timeoutMs: 60_000,
 		workflow: () => chain([manualTrigger(), set('Placeholder', { note: spec.placeholderNote })]),
 		async before(ctx) {
-			reports.set(ctx.target, await withTriggerServer(ctx, (srv) => spec.run(ctx, srv)));
+			reports.set(ctx.n8nVersion, await withTriggerServer(ctx, (srv) => spec.run(ctx, srv)));
 		},
 		assert(_result, ctx) {
-			const report = reports.get(ctx.target);
+			const report = reports.get(ctx.n8nVersion);
 			assert.ok(report, 'before() produced no report');
 			spec.check(report, ctx);
 		},
@@ -148,7 +157,7 @@ export function triggerServerScenario<Report>(spec: {
 }
 
 export async function startTriggerServer(ctx: ScenarioContext, options: TriggerServerOptions = {}): Promise<TriggerServer> {
-	const inst = findInstalled(TARGETS[ctx.target]);
+	const inst = findInstalled(targetFor(ctx.n8nVersion));
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
 	const userFolder = createUserFolder(`n8n-e2e-trigger-${ctx.target}-`);
 	// The package as the runner installed it (Community Nodes layout); n8n loads it at start.
