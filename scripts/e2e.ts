@@ -544,7 +544,7 @@ async function main(): Promise<number> {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
 	try {
 		scenarios = loadScenarios();
-		log(`e2e: ${scenarios.length} scenario(s): ${scenarios.map((s) => s.name).join('; ')}`);
+		log(`${COMPAT ? 'compat' : 'e2e'}: ${scenarios.length} scenario(s)${COMPAT ? ' (short form)' : ''}: ${scenarios.map((s) => s.name).join('; ')}`);
 		if (!scenarios.length) throw new Error('no scenarios found (or none match E2E_SCENARIOS)');
 		startSimulator = loadSimulator();
 		const t = Date.now();

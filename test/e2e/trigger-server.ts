@@ -78,7 +78,7 @@ export async function createActiveWorkflowIn(server: N8nServer, name: string, wo
 	try {
 		await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
 	} catch (error) {
-		// n8n before 1.10x has no /activate: a workflow is activated by saving it with `active: true`.
+		// n8n 1.110 and older have no /activate (1.123 has): a workflow is activated by saving it with `active: true`.
 		if (!/\/activate answered 404:/.test((error as Error).message)) throw error;
 		await server.rest('PATCH', `/workflows/${created.id}`, { versionId: created.versionId, active: true });
 	}
