@@ -324,11 +324,13 @@ const tokenBot = packageNode('workplaceBot', tokenCredential);
 /** The platform's token lifetime during the scenario, and the wait that outlives it. */
 const TOKEN_TTL_SECONDS = 2;
 const DIRECT_CHAT = `/bot/v2/groups/users/${SEED.users.alice._id}`;
+const USERS = '/bot/v1/users';
 
 /**
  * The bot token n8n keeps for the credential (preAuthentication, the expirable `accessToken`):
  * fetched by the first call, renewed when the platform answers 401 because it expired (a 2 s
- * lifetime, then a 3 s Wait) and because the platform revoked it (POST /__sim/expire-tokens).
+ * lifetime, then a 3 s Wait), and when it answers 401 to a token it still knows (a fault, so
+ * that the tokens other scenarios' credentials hold stay valid).
  */
 const botToken: Scenario = {
 	name: 'bot token: first fetch, renewed after it expired and after a 401',
@@ -336,24 +338,25 @@ const botToken: Scenario = {
 	credentials: [tokenCredential],
 	before({ sim }) {
 		(sim as unknown as Simulator).configure({ tokenTtlSeconds: TOKEN_TTL_SECONDS });
+		sim.faults?.add({ method: 'GET', path: USERS, status: 401, times: 1 });
 	},
 	after({ sim }) {
 		(sim as unknown as Simulator).configure({ tokenTtlSeconds: DEFAULT_TOKEN_TTL_SECONDS });
 	},
-	workflow: ({ sim }) =>
+	workflow: () =>
 		chain([
 			manualTrigger(),
 			tokenBot('First Call', { resource: 'user', operation: 'getDirectChat', userId: byId(SEED.users.alice._id) }),
 			node('Token Expires', 'n8n-nodes-base.wait', 1.1, { resume: 'timeInterval', amount: TOKEN_TTL_SECONDS + 1, unit: 'seconds' }),
 			tokenBot('After Expiry', { resource: 'user', operation: 'getDirectChat', userId: byId(SEED.users.alice._id) }),
-			node('Platform Revokes Tokens', 'n8n-nodes-base.httpRequest', 4.2, { method: 'POST', url: `${sim.controlUrl}/expire-tokens`, options: {} }),
-			tokenBot('After Revocation', { resource: 'user', operation: 'getDirectChat', userId: byId(SEED.users.alice._id) }),
+			tokenBot('After a 401', { resource: 'user', operation: 'getByUsername', username: 'alice' }),
 		]),
 	assert(result, { sim }) {
-		for (const name of ['First Call', 'After Expiry', 'After Revocation']) {
+		for (const name of ['First Call', 'After Expiry']) {
 			assert.equal(result.json(name)[0].gid, SEED.directChats.alice.gid, `${name}: alice's direct chat`);
 		}
-		const calls = sim.log.all().filter((r) => r.path === '/oauth/token' || r.path === DIRECT_CHAT);
+		assert.match(JSON.stringify(result.json('After a 401')), new RegExp(SEED.users.alice._id), 'After a 401: alice found');
+		const calls = sim.log.all().filter((r) => r.path === '/oauth/token' || r.path === DIRECT_CHAT || r.path === USERS);
 		assert.deepEqual(
 			calls.map((r) => `${r.method} ${r.path} ${r.status}`),
 			[
@@ -362,16 +365,16 @@ const botToken: Scenario = {
 				`GET ${DIRECT_CHAT} 401`,
 				'POST /oauth/token 200',
 				`GET ${DIRECT_CHAT} 200`,
-				`GET ${DIRECT_CHAT} 401`,
+				`GET ${USERS} 401`,
 				'POST /oauth/token 200',
-				`GET ${DIRECT_CHAT} 200`,
+				`GET ${USERS} 200`,
 			],
 		);
 		// Each call after a renewal goes with the new token; the refused ones with the old one.
 		const bearer = calls.map((r) => r.headers.authorization ?? '');
 		assert.equal(bearer[2], bearer[1], 'the expired token is sent once');
 		assert.notEqual(bearer[4], bearer[2], 'a new token after the expiry');
-		assert.equal(bearer[5], bearer[4], 'the revoked token is sent once');
+		assert.equal(bearer[5], bearer[4], 'the refused token is the one of the call before');
 		assert.notEqual(bearer[7], bearer[5], 'a new token after the 401');
 	},
 };
