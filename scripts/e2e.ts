@@ -4,7 +4,15 @@
  *
  *   npm run test:e2e                          # n8n 1.x (Node 20) and 2.x (Node 24)
  *   E2E_TARGETS=2 npm run test:e2e            # one major
+ *   E2E_TARGETS=2.20.12 npm run test:e2e      # any n8n 1.x or 2.x release (installed on first use)
  *   E2E_SCENARIOS=knowledge npm run test:e2e  # scenarios whose name contains a text (comma list)
+ *   npm run test:compat                       # --compat: the compatibility suite (below)
+ *
+ * Compatibility suite (`--compat`, docs/compatibility.md): on each release of COMPAT_VERSIONS
+ * (scripts/lib/n8n/targets.ts; E2E_TARGETS=compat-ci for CI's, or any list), the package load
+ * (the server check) and the scenarios marked `compat`, each in its short form (ctx.short): one
+ * short run of every feature that relies on n8n's internals. The install and secrets checks are
+ * off unless E2E_INSTALL=1 / E2E_SECRETS=1.
  *
  * Other switches: E2E_KEEP=1 keeps the user folders (printed), E2E_VERBOSE=1 echoes n8n's output,
  * E2E_NO_INSTALL=1 fails instead of installing a missing n8n, E2E_SIMULATOR_MODULE=<path> loads
@@ -33,10 +41,9 @@ import {
 	installCommunityPackage,
 	n8nEnv,
 	packPackage,
-	parseTargetIds,
+	parseTargets,
 	repoRoot,
 	startN8nServer,
-	TARGETS,
 	type N8nInstall,
 	type N8nTarget,
 } from './lib/n8n';
@@ -49,7 +56,6 @@ import type {
 	Scenario,
 	ScenarioContext,
 	ScenarioResult,
-	TargetId,
 } from '../test/e2e/types';
 import { assertNoFallback } from '../test/e2e/fallbacks';
 import { communityInstallCheck, INSTALL_CHECK_NAME } from '../test/e2e/install-check';
@@ -57,15 +63,19 @@ import { workflowId } from '../test/e2e/workflow';
 import { collectSecrets, fileHaystacks, scanForSecrets, type Haystack } from '../test/e2e/secret-scan';
 
 const env = process.env;
+const COMPAT = process.argv.includes('--compat');
 const VERBOSE = env.E2E_VERBOSE === '1' || env.E2E_VERBOSE === 'true';
 const KEEP = env.E2E_KEEP === '1' || env.E2E_KEEP === 'true';
 const SERVER_CHECK = env.E2E_SERVER !== '0' && env.E2E_SERVER !== 'false';
-const INSTALL_CHECK = env.E2E_INSTALL !== '0' && env.E2E_INSTALL !== 'false';
-const SECRETS_CHECK = env.E2E_SECRETS !== '0' && env.E2E_SECRETS !== 'false';
+/** A switch: on unless set to 0/false (off unless set to 1/true in the compatibility suite). */
+const checkSwitch = (value: string | undefined) => (COMPAT ? value === '1' || value === 'true' : value !== '0' && value !== 'false');
+const INSTALL_CHECK = checkSwitch(env.E2E_INSTALL);
+const SECRETS_CHECK = checkSwitch(env.E2E_SECRETS);
 const SECRETS_CHECK_NAME = "secrets: no credential value in n8n's logs, printed output items and errors, or database";
 
 interface Outcome {
-	target: TargetId;
+	/** The n8n version. */
+	target: string;
 	scenario: string;
 	status: 'passed' | 'failed' | 'skipped';
 	durationMs: number;
@@ -73,6 +83,8 @@ interface Outcome {
 }
 
 const outcomes: Outcome[] = [];
+/** Wall time of each target, install included. */
+const targetTimes: Array<{ version: string; ms: number }> = [];
 
 function log(m = ''): void {
 	process.stdout.write(`${m}\n`);
@@ -118,7 +130,8 @@ function loadScenarios(): Scenario[] {
 		.split(',')
 		.map((s) => s.trim().toLowerCase())
 		.filter(Boolean);
-	return filter.length ? all.filter((s) => filter.some((f) => s.name.toLowerCase().includes(f))) : all;
+	const selected = COMPAT ? all.filter((s) => s.compat) : all;
+	return filter.length ? selected.filter((s) => filter.some((f) => s.name.toLowerCase().includes(f))) : selected;
 }
 
 type StartSimulator = (options: { port: number }) => Promise<E2eSimulator>;
@@ -269,7 +282,8 @@ async function serverCheck(inst: N8nInstall, userFolder: string): Promise<string
 
 /** What the steps of one target share once n8n, the package and the simulator are set up. */
 interface TargetRun {
-	id: TargetId;
+	/** The n8n version (what outcomes are recorded under). */
+	id: string;
 	inst: N8nInstall;
 	userFolder: string;
 	n8nEnvironment: NodeJS.ProcessEnv;
@@ -339,6 +353,7 @@ async function runScenario(run: TargetRun, s: Scenario): Promise<void> {
 	let result: ScenarioResult | undefined;
 	let stdout = '';
 	let stderr = '';
+	let afterDone = false;
 	try {
 		sim.log.clear();
 		sim.faults?.clear();
@@ -358,10 +373,13 @@ async function runScenario(run: TargetRun, s: Scenario): Promise<void> {
 		await s.assert(result, ctx);
 		// No internal of n8n the package relies on is missing (test/e2e/fallbacks.ts).
 		assertNoFallback(`${stdout}\n${stderr}`, `n8n execute of "${s.name}"`);
+		afterDone = true;
+		await s.after?.(ctx);
 		const ms = Date.now() - started;
 		outcomes.push({ target: id, scenario: s.name, status: 'passed', durationMs: ms });
 		log(`  ✓ ${s.name} (${formatDuration(ms)}; n8n execute ${formatDuration(exec.run.durationMs)})`);
 	} catch (e) {
+		if (!afterDone) await Promise.resolve(s.after?.(ctx)).catch((a: unknown) => log(`      (after() failed too: ${String(a)})`));
 		const ms = Date.now() - started;
 		const message = `${(e as Error).message ?? String(e)}\n${describeFailure(result, stdout, stderr)}`;
 		outcomes.push({ target: id, scenario: s.name, status: 'failed', durationMs: ms, message });
@@ -374,7 +392,7 @@ async function runScenario(run: TargetRun, s: Scenario): Promise<void> {
 }
 
 /** Runs a target-wide check and records it like a scenario; `run` returns what the ✓ line says. */
-async function recordCheck(id: TargetId, name: string, run: (started: number) => Promise<string>): Promise<void> {
+async function recordCheck(id: string, name: string, run: (started: number) => Promise<string>): Promise<void> {
 	const started = Date.now();
 	try {
 		const what = await run(started);
@@ -426,14 +444,14 @@ async function secretsCheck(run: TargetRun, applicable: Scenario[]): Promise<str
 	return `${secrets.length} values, ${haystacks.length} sources, ${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, startSimulator: StartSimulator) {
-	const target = TARGETS[id];
+async function runTarget(target: N8nTarget, scenarios: Scenario[], tarball: string, startSimulator: StartSimulator) {
+	const id = target.n8nVersion;
 	const label = `n8n ${target.n8nVersion}`;
-	const applicable = scenarios.filter((s) => !s.targets || s.targets.includes(id));
+	const applicable = scenarios.filter((s) => !s.targets || s.targets.includes(target.major));
 	for (const s of scenarios) {
 		if (!applicable.includes(s)) outcomes.push({ target: id, scenario: s.name, status: 'skipped', durationMs: 0 });
 	}
-	log(`\n=== ${label} (target ${id}) — ${applicable.length} scenario(s) ===`);
+	log(`\n=== ${label} (${target.id === target.major ? `target ${target.id}` : `n8n ${target.major}.x`}) — ${applicable.length} scenario(s) ===`);
 	if (!applicable.length) return;
 
 	const setupFailed = (step: string, e: unknown) => {
@@ -455,7 +473,7 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 	}
 
 	// 2. user folder with the package installed the Community Nodes way
-	const userFolder = createUserFolder(`n8n-e2e-${id}-`);
+	const userFolder = createUserFolder(`n8n-e2e-${target.id}-`);
 	// Every n8n process of this target also logs to a file here (debug), for the secrets check.
 	const logDir = path.join(userFolder, 'e2e-logs');
 	if (SECRETS_CHECK) process.env.WORKPLACE_N8N_LOG_DIR = logDir;
@@ -475,8 +493,9 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 		}
 		const ctx: ScenarioContext = {
 			sim,
-			target: id,
+			target: target.major,
 			n8nVersion: target.n8nVersion,
+			short: COMPAT,
 			nodeVersion: inst.node.version,
 			userFolder,
 		};
@@ -519,8 +538,8 @@ async function runTarget(id: TargetId, scenarios: Scenario[], tarball: string, s
 
 async function main(): Promise<number> {
 	const started = Date.now();
-	const ids = parseTargetIds(env.E2E_TARGETS);
-	log(`e2e: targets ${ids.map((i) => `n8n ${TARGETS[i].n8nVersion}`).join(', ')}`);
+	const targets = parseTargets(env.E2E_TARGETS, COMPAT ? 'compat' : '1,2');
+	log(`${COMPAT ? 'compat' : 'e2e'}: targets ${targets.map((t) => `n8n ${t.n8nVersion}`).join(', ')}`);
 
 	let scenarios: Scenario[];
 	let startSimulator: StartSimulator;
@@ -528,7 +547,7 @@ async function main(): Promise<number> {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
 	try {
 		scenarios = loadScenarios();
-		log(`e2e: ${scenarios.length} scenario(s): ${scenarios.map((s) => s.name).join('; ')}`);
+		log(`${COMPAT ? 'compat' : 'e2e'}: ${scenarios.length} scenario(s)${COMPAT ? ' (short form)' : ''}: ${scenarios.map((s) => s.name).join('; ')}`);
 		if (!scenarios.length) throw new Error('no scenarios found (or none match E2E_SCENARIOS)');
 		startSimulator = loadSimulator();
 		const t = Date.now();
@@ -541,7 +560,11 @@ async function main(): Promise<number> {
 	}
 
 	try {
-		for (const id of ids) await runTarget(id, scenarios, tarball, startSimulator);
+		for (const target of targets) {
+			const t = Date.now();
+			await runTarget(target, scenarios, tarball, startSimulator);
+			targetTimes.push({ version: target.n8nVersion, ms: Date.now() - t });
+		}
 	} finally {
 		fs.rmSync(tmp, { recursive: true, force: true });
 	}
@@ -549,10 +572,15 @@ async function main(): Promise<number> {
 	const passed = outcomes.filter((o) => o.status === 'passed').length;
 	const failed = outcomes.filter((o) => o.status === 'failed').length;
 	const skipped = outcomes.filter((o) => o.status === 'skipped').length;
-	log(`\n=== e2e summary (${formatDuration(Date.now() - started)}) ===`);
+	log(`\n=== ${COMPAT ? 'compat' : 'e2e'} summary (${formatDuration(Date.now() - started)}) ===`);
 	for (const o of outcomes) {
 		const mark = o.status === 'passed' ? '✓' : o.status === 'failed' ? '✗' : '-';
-		log(`  ${mark} [n8n ${TARGETS[o.target].n8nVersion}] ${o.scenario}${o.status === 'skipped' ? ' (skipped)' : ` (${formatDuration(o.durationMs)})`}`);
+		log(`  ${mark} [n8n ${o.target}] ${o.scenario}${o.status === 'skipped' ? ' (skipped)' : ` (${formatDuration(o.durationMs)})`}`);
+	}
+	for (const { version, ms } of targetTimes) {
+		const mine = outcomes.filter((o) => o.target === version);
+		const count = (status: Outcome['status']) => mine.filter((o) => o.status === status).length;
+		log(`  n8n ${version}: ${count('passed')} passed, ${count('failed')} failed in ${formatDuration(ms)} (install included when it ran)`);
 	}
 	log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 	return failed > 0 || passed === 0 ? 1 : 0;

@@ -18,7 +18,7 @@ import {
 	settledExecutionCount,
 	settledExecutions,
 	startN8nServer,
-	TARGETS,
+	targetFor,
 	type ExecutionSummary,
 	type N8nServer,
 } from '../../scripts/lib/n8n';
@@ -83,7 +83,13 @@ export async function createActiveWorkflowIn(server: N8nServer, name: string, wo
 		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all', ...(workflow.settings ?? {}) },
 		active: false,
 	});
-	await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	try {
+		await server.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	} catch (error) {
+		// n8n 1.110 and older have no /activate (1.123 has): a workflow is activated by saving it with `active: true`.
+		if (!/\/activate answered 404:/.test((error as Error).message)) throw error;
+		await server.rest('PATCH', `/workflows/${created.id}`, { versionId: created.versionId, active: true });
+	}
 	return created.id;
 }
 
@@ -137,6 +143,8 @@ export async function withTriggerServer<T>(
  */
 export function triggerServerScenario<Report>(spec: {
 	name: string;
+	/** One of `npm run test:compat`'s scenarios (its short form: ctx.short). */
+	compat?: boolean;
 	placeholderNote: string;
 	run(ctx: ScenarioContext, srv: TriggerServer): Promise<Report>;
 	check(report: Report, ctx: ScenarioContext): void;
@@ -144,17 +152,18 @@ export function triggerServerScenario<Report>(spec: {
 	targets?: TargetId[];
 	options?: TriggerServerOptions;
 }): Scenario {
-	const reports = new Map<TargetId, Report>();
+	const reports = new Map<string, Report>();
 	return {
 		name: spec.name,
+		compat: spec.compat,
 		timeoutMs: 60_000,
 		targets: spec.targets,
 		workflow: () => chain([manualTrigger(), set('Placeholder', { note: spec.placeholderNote })]),
 		async before(ctx) {
-			reports.set(ctx.target, await withTriggerServer(ctx, (srv) => spec.run(ctx, srv), spec.options));
+			reports.set(ctx.n8nVersion, await withTriggerServer(ctx, (srv) => spec.run(ctx, srv), spec.options));
 		},
 		assert(_result, ctx) {
-			const report = reports.get(ctx.target);
+			const report = reports.get(ctx.n8nVersion);
 			assert.ok(report, 'before() produced no report');
 			spec.check(report, ctx);
 		},
@@ -162,7 +171,7 @@ export function triggerServerScenario<Report>(spec: {
 }
 
 export async function startTriggerServer(ctx: ScenarioContext, options: TriggerServerOptions = {}): Promise<TriggerServer> {
-	const inst = findInstalled(TARGETS[ctx.target]);
+	const inst = findInstalled(targetFor(ctx.n8nVersion));
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
 	const userFolder = createUserFolder(`n8n-e2e-trigger-${ctx.target}-`);
 	// The package as the runner installed it (Community Nodes layout); n8n loads it at start.

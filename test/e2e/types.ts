@@ -22,14 +22,21 @@ export interface E2eSimulator {
 	[extension: string]: unknown;
 }
 
+/** An n8n major. */
 export type TargetId = '1' | '2';
 
 /** What a scenario's functions get besides the simulator. */
 export interface ScenarioContext {
 	sim: E2eSimulator;
-	/** '1' (n8n 1.x on Node 20) or '2' (n8n 2.x on Node 24) */
+	/** The n8n major: '1' (n8n 1.x on Node 20) or '2' (n8n 2.x on Node 24), whichever release of it runs. */
 	target: TargetId;
+	/** The exact release (1.123.50, or another one named in E2E_TARGETS, e.g. by `npm run test:compat`). */
 	n8nVersion: string;
+	/**
+	 * `npm run test:compat`: the scenario runs its short form, the few cases that show the n8n
+	 * feature it relies on works in this release (see Scenario.compat).
+	 */
+	short: boolean;
 	nodeVersion: string;
 	/** The throwaway N8N_USER_FOLDER of this target's run. */
 	userFolder: string;
@@ -116,8 +123,13 @@ export interface ScenarioResult {
 export interface Scenario {
 	/** Unique, human-readable; also used for the workflow's id and name. */
 	name: string;
-	/** Only run on these targets (default: all). */
+	/** Only run on these majors (default: all). */
 	targets?: TargetId[];
+	/**
+	 * One of the scenarios of `npm run test:compat` (in its short form, ctx.short): it checks a
+	 * feature that relies on n8n's internals on every release of the supported range.
+	 */
+	compat?: boolean;
 	credentials?: ScenarioCredential[];
 	/** The workflow to import and run. The runner sets id, name, active:false and settings defaults. */
 	workflow(ctx: ScenarioContext): WorkflowJson;
@@ -125,6 +137,8 @@ export interface Scenario {
 	expectError?: boolean;
 	/** Runs before the workflow (the simulator log was just cleared): e.g. add simulator faults. */
 	before?(ctx: ScenarioContext): void | Promise<void>;
+	/** Runs after the scenario, passed or failed: e.g. to undo a simulator setting before() changed. */
+	after?(ctx: ScenarioContext): void | Promise<void>;
 	/** Throw (node:assert) to fail the scenario. */
 	assert(result: ScenarioResult, ctx: ScenarioContext): void | Promise<void>;
 	/** Timeout of `n8n execute` (default 180 s). */

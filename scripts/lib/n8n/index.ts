@@ -11,7 +11,19 @@
  *
  * Used by scripts/install-n8n.ts, scripts/lint-n8n.ts, scripts/cloud-support.ts, scripts/e2e.ts, scripts/dev.ts, scripts/queue-test.ts and the benchmarks.
  */
-export { TARGETS, parseTargetIds, type N8nTarget, type NodeRuntimeSpec, type TargetId } from './targets';
+export {
+	COMPAT_CI_VERSIONS,
+	COMPAT_VERSIONS,
+	parseTargetIds,
+	parseTargets,
+	targetFor,
+	SIGNED_RESUME_URLS,
+	versionAtLeast,
+	TARGETS,
+	type N8nTarget,
+	type NodeRuntimeSpec,
+	type TargetId,
+} from './targets';
 export { cacheRoot, installDir, npmCliPath, repoRoot } from './paths';
 export { defaultLogger, type Logger } from './logger';
 export { cleanEnv } from './npm-env';

@@ -1,4 +1,5 @@
 /** Importing credentials and workflows, executing a workflow from the CLI. */
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -24,7 +25,12 @@ export async function importWorkflows(
 	workDir: string,
 ): Promise<RunResult> {
 	const file = path.join(workDir, 'workflows.json');
-	fs.writeFileSync(file, JSON.stringify(workflows, null, 2));
+	// n8n 2.0 imports a workflow without versionId as NULL (NOT NULL constraint failed:
+	// workflow_entity.versionId); later releases draw one themselves.
+	const withVersion = workflows.map((w) =>
+		w && typeof w === 'object' && !('versionId' in w) ? { ...w, versionId: randomUUID() } : w,
+	);
+	fs.writeFileSync(file, JSON.stringify(withVersion, null, 2));
 	return runN8nChecked(inst, ['import:workflow', `--input=${file}`], env);
 }
 

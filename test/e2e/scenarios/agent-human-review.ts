@@ -16,7 +16,7 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 
 import { parseExecutionData } from '../../../bench/lib';
-import { findInstalled, TARGETS } from '../../../scripts/lib/n8n';
+import { findInstalled, targetFor } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
 import type { LlmSimulator, SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
@@ -111,7 +111,7 @@ async function waitForStatus(srv: TriggerServer, executionId: string, statuses: 
 }
 
 async function agentOutput(ctx: ScenarioContext, srv: TriggerServer, executionId: string): Promise<unknown> {
-	const inst = findInstalled(TARGETS[ctx.target]);
+	const inst = findInstalled(targetFor(ctx.n8nVersion));
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
 	const data = parseExecutionData(inst, (await srv.execution(executionId)).data) as {
 		resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> };
@@ -122,7 +122,7 @@ async function agentOutput(ctx: ScenarioContext, srv: TriggerServer, executionId
 
 /** Ask Alice's output after the answer: the `data` of its last run's first item (n8n 2 logs a review tool's output under ai_tool). */
 async function reviewDataOf(ctx: ScenarioContext, srv: TriggerServer, executionId: string): Promise<Record<string, unknown> | undefined> {
-	const inst = findInstalled(TARGETS[ctx.target]);
+	const inst = findInstalled(targetFor(ctx.n8nVersion));
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
 	const data = parseExecutionData(inst, (await srv.execution(executionId)).data) as {
 		resultData?: { runData?: Record<string, Array<{ data?: Record<string, Array<Array<{ json: Record<string, unknown> }> | null>> }>> };
@@ -191,7 +191,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<CaseR
 			const executions = await srv.settledExecutions(workflowId, 500);
 			const last = executions.at(-1);
 			const detail = last ? await srv.execution(String(last.id)) : undefined;
-			const inst = findInstalled(TARGETS[ctx.target]);
+			const inst = findInstalled(targetFor(ctx.n8nVersion));
 			const data = detail && inst ? (parseExecutionData(inst, detail.data) as { resultData?: { error?: unknown; lastNodeExecuted?: string } }) : undefined;
 			throw new Error(
 				`${(e as Error).message}; executions ${JSON.stringify(executions.map((x) => x.status))}, last node ${data?.resultData?.lastNodeExecuted}, error ${JSON.stringify(data?.resultData?.error)?.slice(0, 800)}, model requests ${llm.requests().length}`,

@@ -6,11 +6,11 @@
  */
 import * as assert from 'node:assert/strict';
 
-import type { SimulatorState } from '../../../simulator';
+import { DEFAULT_TOKEN_TTL_SECONDS, type Simulator, type SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
-import type { Scenario } from '../types';
-import { byId, chain, manualTrigger, node, stableId } from '../workflow';
-import { bot, botCredential, requestLines, sha256 } from '../workplace';
+import type { Scenario, ScenarioCredential } from '../types';
+import { byId, chain, credentialId, manualTrigger, node, stableId } from '../workflow';
+import { bot, botCredential, packageNode, requestLines, sha256 } from '../workplace';
 
 const project = SEED.groups.project;
 const USER = byId("={{ $('Find User').first().json._id }}");
@@ -318,4 +318,65 @@ const botCarousel: Scenario = {
 	},
 };
 
-export const scenarios: Scenario[] = [botOperations, botCarousel];
+/** A bot credential of its own: no token stored yet when the scenario starts. */
+const tokenCredential: ScenarioCredential = { ...botCredential, id: credentialId('workplaceBotOAuth2Api/token-e2e'), name: 'Workplace Bot (simulator, token e2e)' };
+const tokenBot = packageNode('workplaceBot', tokenCredential);
+/** The platform's token lifetime during the scenario, and the wait that outlives it. */
+const TOKEN_TTL_SECONDS = 2;
+const DIRECT_CHAT = `/bot/v2/groups/users/${SEED.users.alice._id}`;
+const USERS = '/bot/v1/users';
+
+/**
+ * The bot token n8n keeps for the credential (preAuthentication, the expirable `accessToken`):
+ * fetched by the first call, renewed when the platform answers 401 because it expired (a 2 s
+ * lifetime, then a 3 s Wait), and when it answers 401 to a token it still knows (a fault, so
+ * that the tokens other scenarios' credentials hold stay valid).
+ */
+const botToken: Scenario = {
+	name: 'bot token: first fetch, renewed after it expired and after a 401',
+	compat: true,
+	credentials: [tokenCredential],
+	before({ sim }) {
+		(sim as unknown as Simulator).configure({ tokenTtlSeconds: TOKEN_TTL_SECONDS });
+		sim.faults?.add({ method: 'GET', path: USERS, status: 401, times: 1 });
+	},
+	after({ sim }) {
+		(sim as unknown as Simulator).configure({ tokenTtlSeconds: DEFAULT_TOKEN_TTL_SECONDS });
+	},
+	workflow: () =>
+		chain([
+			manualTrigger(),
+			tokenBot('First Call', { resource: 'user', operation: 'getDirectChat', userId: byId(SEED.users.alice._id) }),
+			node('Token Expires', 'n8n-nodes-base.wait', 1.1, { resume: 'timeInterval', amount: TOKEN_TTL_SECONDS + 1, unit: 'seconds' }),
+			tokenBot('After Expiry', { resource: 'user', operation: 'getDirectChat', userId: byId(SEED.users.alice._id) }),
+			tokenBot('After a 401', { resource: 'user', operation: 'getByUsername', username: 'alice' }),
+		]),
+	assert(result, { sim }) {
+		for (const name of ['First Call', 'After Expiry']) {
+			assert.equal(result.json(name)[0].gid, SEED.directChats.alice.gid, `${name}: alice's direct chat`);
+		}
+		assert.match(JSON.stringify(result.json('After a 401')), new RegExp(SEED.users.alice._id), 'After a 401: alice found');
+		const calls = sim.log.all().filter((r) => r.path === '/oauth/token' || r.path === DIRECT_CHAT || r.path === USERS);
+		assert.deepEqual(
+			calls.map((r) => `${r.method} ${r.path} ${r.status}`),
+			[
+				'POST /oauth/token 200',
+				`GET ${DIRECT_CHAT} 200`,
+				`GET ${DIRECT_CHAT} 401`,
+				'POST /oauth/token 200',
+				`GET ${DIRECT_CHAT} 200`,
+				`GET ${USERS} 401`,
+				'POST /oauth/token 200',
+				`GET ${USERS} 200`,
+			],
+		);
+		// Each call after a renewal goes with the new token; the refused ones with the old one.
+		const bearer = calls.map((r) => r.headers.authorization ?? '');
+		assert.equal(bearer[2], bearer[1], 'the expired token is sent once');
+		assert.notEqual(bearer[4], bearer[2], 'a new token after the expiry');
+		assert.equal(bearer[5], bearer[4], 'the refused token is the one of the call before');
+		assert.notEqual(bearer[7], bearer[5], 'a new token after the 401');
+	},
+};
+
+export const scenarios: Scenario[] = [botOperations, botCarousel, botToken];

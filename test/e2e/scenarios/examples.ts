@@ -33,7 +33,7 @@ import {
 	type ExampleWorkflow,
 	type SimulatorInfo,
 } from '../../../scripts/lib/examples';
-import { createUserFolder, fetchWebhook, findInstalled, settledExecutions, startN8nServer, TARGETS, type ExecutionSummary, type N8nServer } from '../../../scripts/lib/n8n';
+import { createUserFolder, fetchWebhook, findInstalled, settledExecutions, startN8nServer, targetFor, type ExecutionSummary, type N8nServer } from '../../../scripts/lib/n8n';
 import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest, WorkflowJson } from '../types';
 import { chain, manualTrigger, set } from '../workflow';
 import { executionIdOf, open, pushedTemplate, type Button } from './send-and-wait';
@@ -232,7 +232,7 @@ const reports = new Map<string, TriggerReport>();
 
 
 async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> {
-	const inst = findInstalled(TARGETS[ctx.target]);
+	const inst = findInstalled(targetFor(ctx.n8nVersion));
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
 	const userFolder = createUserFolder(`n8n-e2e-examples-${ctx.target}-`);
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-examples-import-'));
@@ -373,10 +373,10 @@ const triggerExamples: Scenario = {
 	timeoutMs: 60_000,
 	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger examples run in before()' })]),
 	async before(ctx) {
-		reports.set(ctx.target, await runTriggerExamples(ctx));
+		reports.set(ctx.n8nVersion, await runTriggerExamples(ctx));
 	},
 	assert(_result, ctx) {
-		const report = reports.get(ctx.target);
+		const report = reports.get(ctx.n8nVersion);
 		assert.ok(report, 'before() produced no report');
 		const triggered = loadExamples().filter(isTriggerStarted);
 		assert.deepEqual(

@@ -52,6 +52,7 @@ const lines = (log: LoggedRequest[], path: string) => log.filter((r) => r.path =
 
 const stalledSend: Scenario = {
 	name: 'timeouts: a send held by the platform, Continue On Fail (Bot, Timeout 1 s)',
+	compat: true,
 	credentials: [botCredential],
 	before({ sim }) {
 		// The platform delivers the message, then never answers.
