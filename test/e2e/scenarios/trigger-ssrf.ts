@@ -12,8 +12,10 @@ import { messageEvent, sendWebhook } from '../../../simulator';
 import { sleep } from '../../../scripts/lib/proc';
 import { fallbackLines } from '../fallbacks';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
-import type { ScenarioContext, WorkflowJson } from '../types';
-import { PACKAGE } from '../workflow';
+import type { ScenarioContext } from '../types';
+import { triggerWorkflow } from './trigger';
+
+const TRIGGER_PARAMETERS = { verification: 'secret', events: ['message'] };
 
 interface Report {
 	/** The package's fallback lines n8n printed after the first activation, and after the second. */
@@ -22,24 +24,6 @@ interface Report {
 	waitingRoute: string;
 	/** A signed message to each trigger: the answers (both were activated). */
 	deliveries: number[];
-}
-
-function trigger(webhookId: string, credential: { id: string; name: string }): WorkflowJson {
-	return {
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Workplace Trigger',
-				type: `${PACKAGE}.workplaceTrigger`,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { verification: 'secret', events: ['message'] },
-				credentials: { workplaceWebhookApi: credential },
-				webhookId,
-			},
-		],
-		connections: {},
-	};
 }
 
 /** The fallback lines n8n printed, once `count` appeared or after 10 s. */
@@ -53,10 +37,10 @@ async function run(ctx: ScenarioContext, srv: TriggerServer): Promise<Report> {
 	const name = 'Workplace webhook secret (SSRF e2e)';
 	const credential = { id: await srv.createCredential(name, 'workplaceWebhookApi', { secret }), name };
 	const hooks = [randomUUID(), randomUUID()];
-	await srv.createActiveWorkflow('e2e trigger under SSRF protection (1)', trigger(hooks[0], credential));
+	await srv.createActiveWorkflow('e2e trigger under SSRF protection (1)', triggerWorkflow(hooks[0], TRIGGER_PARAMETERS, { workplaceWebhookApi: credential }));
 	await srv.waitForWebhook(srv.webhookUrl(hooks[0], 'webhook'));
 	const afterFirst = await fallbacksOf(srv, 1);
-	await srv.createActiveWorkflow('e2e trigger under SSRF protection (2)', trigger(hooks[1], credential));
+	await srv.createActiveWorkflow('e2e trigger under SSRF protection (2)', triggerWorkflow(hooks[1], TRIGGER_PARAMETERS, { workplaceWebhookApi: credential }));
 	await srv.waitForWebhook(srv.webhookUrl(hooks[1], 'webhook'));
 	await sleep(1000);
 	const afterSecond = fallbackLines(srv.output());

@@ -78,7 +78,8 @@ interface FullReport {
 	unsignedExecutions: number;
 }
 
-function triggerWorkflow(webhookId: string, parameters: Record<string, unknown>, credentials: Record<string, { id: string; name: string }>): WorkflowJson {
+/** A workflow holding only a Workplace Trigger. */
+export function triggerWorkflow(webhookId: string, parameters: Record<string, unknown>, credentials: Record<string, { id: string; name: string }>): WorkflowJson {
 	return {
 		nodes: [
 			{
