@@ -7,6 +7,12 @@
  * Everything is stopped by PID at the end, also on failure.
  *
  * Phases:
+ * 0. The package (before the phases, always): on n8n 2 every process installed it through
+ *    N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV / N8N_COMMUNITY_PACKAGES (name, version, checksum) from
+ *    its own local registry (main from the variables, workers and webhook processes from the
+ *    record the main process wrote, N8N_REINSTALL_MISSING_PACKAGES): each registry served the
+ *    tarball, each user folder holds the version, each log says it installed, main lists it.
+ *    On n8n 1.x (no such variables) one install is copied into every user folder.
  * 1. Bot token: 10 webhook-started executions x 100 sends at the same moment, starting with no
  *    stored token: 1,000 messages delivered, none twice, at most one token request per worker.
  *    Then every token expires (the platform answers 401) and the same again.
@@ -71,6 +77,7 @@ import {
 import { formatDuration, sleep } from './lib/proc';
 import {
 	clusterOutputTails,
+	clusterProcesses,
 	executionsPerWorker,
 	startQueueCluster,
 	workerLogMarks,
@@ -108,6 +115,46 @@ function webhookNode(hookPath: string, responseMode: 'onReceived' | 'lastNode') 
 /** A credential created through the main process's REST API, for node specs. */
 async function restCredential(cluster: QueueCluster, name: string, type: string, data: Record<string, unknown>) {
 	return { id: await createCredentialIn(cluster.main, name, type, data), name, type, data: () => data };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 0. n8n 2: the package installed by environment (N8N_COMMUNITY_PACKAGES) in every process
+
+async function packageByEnvCheck(cluster: QueueCluster, lines: string[]): Promise<void> {
+	const env = cluster.packageByEnv;
+	if (!env) {
+		lines.push('package: one Community Nodes install copied into every user folder (n8n 1.x has no N8N_COMMUNITY_PACKAGES)');
+		return;
+	}
+	const { name, version } = env;
+	const servers = new Map(clusterProcesses(cluster).map((p) => [p.name, p.server]));
+	const fetched: string[] = [];
+	for (const { process: proc, userFolder, registry } of env.processes) {
+		const server = servers.get(proc);
+		assert.ok(server, `no process ${proc}`);
+		const output = server.output();
+		const tarballs = registry.requests.filter((r) => r.served === 'tarball' && r.status === 200).length;
+		assert.ok(tarballs >= 1, `${proc}: its registry served no tarball: ${JSON.stringify(registry.requests)}`);
+		const pj = JSON.parse(fs.readFileSync(path.join(userFolder, '.n8n', 'nodes', 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+		assert.equal(pj.version, version, `${proc}: installed version in its user folder`);
+		assert.ok(output.includes(`Community package installed: ${name}`), `${proc}: n8n did not log "Community package installed: ${name}"`);
+		assert.ok(!/Failed to (re)?install community package/.test(output), `${proc}: n8n logged a failed install`);
+		if (proc === 'main') {
+			assert.ok(output.includes(`Installed community package '${name}@${version}' from env`), 'main: no "Installed community package … from env" in its log');
+		} else {
+			assert.ok(output.includes('Attempting to reinstall missing packages'), `${proc}: did not install the package recorded by the main process`);
+		}
+		fetched.push(`${proc} ${tarballs}`);
+	}
+	const listed = await cluster.main.rest<Array<{ packageName: string; installedVersion: string }>>('GET', '/community-packages');
+	assert.deepEqual(
+		listed.map((p) => `${p.packageName}@${p.installedVersion}`),
+		[`${name}@${version}`],
+		'GET /rest/community-packages on the main process',
+	);
+	lines.push(
+		`package by environment: N8N_COMMUNITY_PACKAGES=${env.value.replace(env.integrity, `${env.integrity.slice(0, 16)}…`)}; ${name}@${version} installed from the registry in every user folder, tarball downloads per process: ${fetched.join(', ')}`,
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -598,6 +645,11 @@ async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
 		cluster = await startQueueCluster(inst, { tarball, log: (m) => log(`  ${m}`), verbose });
 		lines.push(`started: ${cluster.timings.join(', ')}`);
 		log(`  cluster up: ${cluster.timings.join(', ')}`);
+		{
+			const before = lines.length;
+			await packageByEnvCheck(cluster, lines);
+			for (const l of lines.slice(before)) log(`    ${l}`);
+		}
 		const only = process.env.QUEUE_PHASES?.split(',');
 		const phase = async (name: string, work: () => Promise<void>) => {
 			if (only && !only.some((o) => name.startsWith(o))) return;

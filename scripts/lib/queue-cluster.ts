@@ -8,9 +8,20 @@
  * package installed in the Community Nodes layout (as on separate hosts), the same encryption key,
  * its own task broker port, and binary data kept in the database (the mode that works across hosts
  * without a licence).
+ *
+ * How the package gets into the user folders: on n8n 1.x one install in the Community Nodes
+ * layout, copied to every folder. On n8n 2.x (installByEnv) every process starts with an empty
+ * user folder and the same N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV / N8N_COMMUNITY_PACKAGES (name,
+ * version, checksum = the tarball's dist.integrity) and N8N_REINSTALL_MISSING_PACKAGES=true: the
+ * main process installs the package from the registry at startup and records it in the database
+ * (n8n's CommunityPackagesInstanceSettingsLoader, which only `n8n start` runs); workers and
+ * webhook processes find that record without the package on disk and install the same version
+ * from the registry (CommunityPackagesService.checkForMissingPackages). See docs/queue-mode.md.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+
+import { startLocalRegistry, type LocalRegistry } from './local-registry';
 
 import {
 	createUserFolder,
@@ -46,6 +57,34 @@ export interface QueueClusterOptions {
 	nginxHash?: string;
 	log?: Logger;
 	verbose?: boolean;
+	/**
+	 * Install the package through N8N_COMMUNITY_PACKAGES (n8n 2.x; default: on for n8n 2) from
+	 * local registries (scripts/lib/local-registry.ts) instead of copying one install into every
+	 * user folder.
+	 */
+	installByEnv?: boolean;
+}
+
+/** One n8n process's package source when installed by environment (QueueClusterOptions.installByEnv). */
+export interface ProcessPackageSource {
+	/** main, worker1, webhook1, … (as clusterProcesses names them) */
+	process: string;
+	userFolder: string;
+	/**
+	 * The registry this process's N8N_COMMUNITY_PACKAGES_REGISTRY points at: one per process, all
+	 * serving the same tarball (same dist.integrity), so the test can tell which process fetched it.
+	 */
+	registry: LocalRegistry;
+}
+
+export interface PackageByEnv {
+	name: string;
+	version: string;
+	/** The checksum in N8N_COMMUNITY_PACKAGES: the tarball's sha512 SRI (npm's dist.integrity). */
+	integrity: string;
+	/** The value of N8N_COMMUNITY_PACKAGES every process got. */
+	value: string;
+	processes: ProcessPackageSource[];
 }
 
 export interface QueueCluster {
@@ -63,6 +102,8 @@ export interface QueueCluster {
 	restartWebhookProcesses(): Promise<void>;
 	/** How long each part took to start. */
 	timings: string[];
+	/** Set when the processes installed the package by environment (installByEnv). */
+	packageByEnv?: PackageByEnv;
 	stop(): Promise<void>;
 }
 
@@ -86,6 +127,7 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 	const timings: string[] = [];
 	const folders: string[] = [];
 	const started: Array<{ stop(): Promise<void> }> = [];
+	const registries: LocalRegistry[] = [];
 	let t = Date.now();
 	const lap = (what: string) => {
 		timings.push(`${what} ${formatDuration(Date.now() - t)}`);
@@ -101,6 +143,7 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 			}
 		}
 		started.length = 0;
+		for (const r of registries.splice(0)) await r.close();
 		if (process.env.QUEUE_KEEP !== '1') for (const f of folders) fs.rmSync(f, { recursive: true, force: true });
 	};
 
@@ -112,17 +155,50 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 		started.push(redis);
 		lap('PostgreSQL and Redis');
 
-		// One install in the Community Nodes layout, copied to every process's folder.
-		const template = createUserFolder(`n8n-queue-${inst.target.id}-package-`);
-		folders.push(template);
-		await installCommunityPackage(inst, template, options.tarball);
-		const folderFor = (name: string) => {
+		const byEnv = options.installByEnv ?? inst.target.major === '2';
+		let packageByEnv: PackageByEnv | undefined;
+		let template: string | undefined;
+		let preload: string | undefined;
+		if (byEnv) {
+			// n8n accepts N8N_COMMUNITY_PACKAGES_REGISTRY other than registry.npmjs.org only with the
+			// license feature feat:communityNodes:customRegistry. The test switches on that one
+			// feature with a preload (as n8n's own E2E_TESTS mode does through PATCH /rest/e2e/feature,
+			// which comes too late here: the main process installs before its server starts).
+			const support = createUserFolder(`n8n-queue-${inst.target.id}-env-`);
+			folders.push(support);
+			preload = path.join(support, 'custom-registry-license.cjs');
+			fs.writeFileSync(preload, CUSTOM_REGISTRY_PRELOAD);
+		} else {
+			// One install in the Community Nodes layout, copied to every process's folder.
+			template = createUserFolder(`n8n-queue-${inst.target.id}-package-`);
+			folders.push(template);
+			await installCommunityPackage(inst, template, options.tarball);
+		}
+		const packageEnv = new Map<string, NodeJS.ProcessEnv>();
+		const folderFor = async (name: string) => {
 			const folder = createUserFolder(`n8n-queue-${inst.target.id}-${name}-`);
 			folders.push(folder);
-			fs.cpSync(path.join(template, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'), { recursive: true });
+			if (template) {
+				fs.cpSync(path.join(template, '.n8n', 'nodes'), path.join(folder, '.n8n', 'nodes'), { recursive: true });
+				return folder;
+			}
+			const registry = await startLocalRegistry({ tarball: options.tarball });
+			registries.push(registry);
+			const value = JSON.stringify([{ name: registry.name, version: registry.version, checksum: registry.integrity }]);
+			packageByEnv ??= { name: registry.name, version: registry.version, integrity: registry.integrity, value, processes: [] };
+			packageByEnv.processes.push({ process: name, userFolder: folder, registry });
+			packageEnv.set(name, {
+				N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
+				N8N_COMMUNITY_PACKAGES: value,
+				N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url,
+				N8N_REINSTALL_MISSING_PACKAGES: 'true',
+				// an empty npm cache per process: each one fetches the tarball from its registry
+				npm_config_cache: path.join(folder, 'npm-cache'),
+				NODE_OPTIONS: `--require ${preload}`,
+			});
 			return folder;
 		};
-		lap('package install');
+		if (template) lap('package install');
 
 		const shared: NodeJS.ProcessEnv = {
 			EXECUTIONS_MODE: 'queue',
@@ -141,20 +217,23 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 				command,
 				args: command === 'worker' ? [`--concurrency=${concurrency}`] : [],
 				port,
-				env: { ...shared, ...extra },
+				env: { ...shared, ...packageEnv.get(name), ...extra },
 				logLevel,
 				echoPrefix: options.verbose ? `      [${name}] ` : undefined,
 			});
 
 		// The main process migrates the database: the others start once it is ready.
-		const main = await start('main', 'start', folderFor('main'), { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
+		const main = await start('main', 'start', await folderFor('main'), { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
 		started.push(main);
 		await main.setupOwner();
 		lap('main');
 
-		const webhookFolders = Array.from({ length: webhookCount }, (_, i) => folderFor(`webhook${i + 1}`));
+		const webhookFolders: string[] = [];
+		for (let i = 0; i < webhookCount; i++) webhookFolders.push(await folderFor(`webhook${i + 1}`));
+		const workerFolders: string[] = [];
+		for (let i = 0; i < workerCount; i++) workerFolders.push(await folderFor(`worker${i + 1}`));
 		const [workers, webhookProcesses] = await Promise.all([
-			Promise.all(Array.from({ length: workerCount }, (_, i) => start(`worker${i + 1}`, 'worker', folderFor(`worker${i + 1}`)))),
+			Promise.all(workerFolders.map((folder, i) => start(`worker${i + 1}`, 'worker', folder))),
 			Promise.all(webhookFolders.map((folder, i) => start(`webhook${i + 1}`, 'webhook', folder))),
 		]);
 		started.push(...workers, ...webhookProcesses);
@@ -189,6 +268,7 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 				cluster.webhookProcesses = restarted;
 			},
 			timings,
+			packageByEnv,
 			stop: stopAll,
 		};
 		return cluster;
@@ -197,6 +277,26 @@ export async function startQueueCluster(inst: N8nInstall, options: QueueClusterO
 		throw e;
 	}
 }
+
+/**
+ * CommonJS preload for n8n 2.x (NODE_OPTIONS=--require): License.isCustomNpmRegistryEnabled() answers
+ * true, nothing else changes. n8n's community-packages.service.js requires "../../license".
+ */
+const CUSTOM_REGISTRY_PRELOAD = `'use strict';
+const Module = require('node:module');
+const load = Module._load;
+Module._load = function (request) {
+	const exported = load.apply(this, arguments);
+	if (/(^|\\/)license(\\.js)?$/.test(request)) {
+		const License = exported && exported.License;
+		if (License && License.prototype && typeof License.prototype.isCustomNpmRegistryEnabled === 'function') {
+			License.prototype.isCustomNpmRegistryEnabled = function () { return true; };
+			Module._load = load;
+		}
+	}
+	return exported;
+};
+`;
 
 /** The cluster's n8n processes by name, as a request goes: main, webhook1, webhook2, …, worker1, worker2, … */
 export function clusterProcesses(cluster: QueueCluster): Array<{ name: string; server: N8nServer }> {
