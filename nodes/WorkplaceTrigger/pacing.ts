@@ -1,7 +1,7 @@
 import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { Expression, sleep } from 'n8n-workflow';
 
-import { n8nWorkflowMajor } from '../shared/reliance';
+import { n8nWorkflowVersion } from '../shared/reliance';
 import { logTriggerOnce } from './log';
 
 /**
@@ -44,21 +44,30 @@ let runsStart: RunsStart = 'unknown';
 type LogContext = Parameters<typeof logTriggerOnce>[0];
 
 /**
+ * n8n-workflow releases from this one on were checked to carry the isolate engine
+ * (`Expression.expressionEngine`, `vmEvaluator`: 2.20.3 in n8n 2.20.12); n8n 2.0.3's 2.0.1 has
+ * neither, and there runs cost no isolate.
+ */
+const ISOLATE_ENGINE_SINCE: [number, number] = [2, 20];
+
+/**
  * Whether n8n gives each run an expression isolate (n8n 2's default engine): read each time, n8n
- * starts it at launch. n8n-workflow 2 without the evaluator while its engine is not "legacy" is
- * an n8n that changed where it keeps it: pacing is off then, and the admin is told once.
+ * starts it at launch. An engine other than "legacy" without the evaluator, or an n8n-workflow
+ * known to carry the engine where neither can be read, is an n8n that changed where it keeps them:
+ * pacing is off then, and the admin is told once.
  */
 function runsCostAnIsolate(ctx: LogContext): boolean {
 	const expression = Expression as unknown as { vmEvaluator?: unknown; expressionEngine?: unknown };
 	if (expression.vmEvaluator) return true;
-	const major = n8nWorkflowMajor();
 	const engine = expression.expressionEngine;
-	if (major !== undefined && major >= 2 && engine !== 'legacy') {
+	const version = n8nWorkflowVersion();
+	const knownToCarryIt = version !== undefined && (version[0] > ISOLATE_ENGINE_SINCE[0] || (version[0] === ISOLATE_ENGINE_SINCE[0] && version[1] >= ISOLATE_ENGINE_SINCE[1]));
+	if ((typeof engine === 'string' && engine !== 'legacy') || (engine === undefined && knownToCarryIt)) {
 		const named = typeof engine === 'string' ? `"${engine}"` : 'not readable (Expression.expressionEngine)';
 		logTriggerOnce(
 			ctx,
 			'pacingEngine',
-			`n8n-workflow ${major}.x shows no Expression.vmEvaluator while its expression engine is ${named}, so the trigger cannot tell whether each run costs an expression isolate: it answers every delivery at once instead of once its run has started (pacing off). Nothing is lost; a burst of deliveries may queue many runs at once. With N8N_EXPRESSION_ENGINE=legacy this is expected.`,
+			`n8n-workflow ${version?.join('.') ?? '?'} shows no Expression.vmEvaluator while its expression engine is ${named}, so the trigger cannot tell whether each run costs an expression isolate: it answers every delivery at once instead of once its run has started (pacing off). Nothing is lost; a burst of deliveries may queue many runs at once. With N8N_EXPRESSION_ENGINE=legacy this is expected.`,
 		);
 	}
 	return false;

@@ -42,17 +42,17 @@ export function warnOnce(logger: Logger, reliance: Reliance, message: string, me
 }
 
 /**
- * The major version of n8n-workflow as n8n loaded it (the package's peer dependency, resolved from
- * n8n's own node_modules), or undefined when its package.json cannot be read. Read each time it is
- * asked (require caches the file).
+ * The version of n8n-workflow as n8n loaded it (the package's peer dependency, resolved from n8n's
+ * own node_modules) as [major, minor], or undefined when its package.json cannot be read. Read each
+ * time it is asked (require caches the file).
  */
-export function n8nWorkflowMajor(): number | undefined {
+export function n8nWorkflowVersion(): [number, number] | undefined {
 	try {
 		// A guarded require, never an import: an unreadable file must not keep the node from loading.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { version } = require('n8n-workflow/package.json') as { version?: unknown };
-		const major = typeof version === 'string' ? Number.parseInt(version, 10) : NaN;
-		return Number.isFinite(major) ? major : undefined;
+		const [major, minor] = typeof version === 'string' ? version.split('.').map((part) => Number.parseInt(part, 10)) : [];
+		return Number.isFinite(major) && Number.isFinite(minor) ? [major, minor] : undefined;
 	} catch {
 		return undefined;
 	}

@@ -34,6 +34,17 @@ beforeAll(async () => {
 	await TriggerBed.init();
 });
 
+/**
+ * The n8n-workflow version the package reads (its package.json). Jest keeps the first module a
+ * factory gave, so every test that fakes a version changes this one object.
+ */
+const fakedWorkflowPackage = { version: '' };
+
+function fakeN8nWorkflowVersion(version: string): void {
+	fakedWorkflowPackage.version = version;
+	jest.doMock('n8n-workflow/package.json', () => fakedWorkflowPackage);
+}
+
 describe('pacing', () => {
 	test('no run of a held delivery starts in this process: after 2 s + 10 s one warning says answers go at once, naming queue mode and execute()', async () => {
 		const queue = bed({ runs: false });
@@ -51,14 +62,14 @@ describe('pacing', () => {
 	}, 30_000);
 
 	test('n8n-workflow 2 without Expression.vmEvaluator (engine not "legacy"): every delivery answered at once, one warning', async () => {
-		jest.doMock('n8n-workflow/package.json', () => ({ version: '2.99.0' }));
+		fakeN8nWorkflowVersion('2.99.0');
 		try {
 			const noEvaluator = bed({ isolates: false });
 			const outcomes = [await noEvaluator.deliver(delivery('a')), await noEvaluator.deliver(delivery('b'))];
 			expect(outcomes.map((o) => [o.status, o.answeredAtReturn])).toEqual([[200, true], [200, true]]);
 			const lines = fallbacks(noEvaluator.logs);
 			expect(lines.map((l) => l.level)).toEqual(['warn']);
-			expect(lines[0].message).toMatch(/n8n-workflow 2\.x shows no Expression\.vmEvaluator while its expression engine is not readable/);
+			expect(lines[0].message).toMatch(/n8n-workflow 2\.99 shows no Expression\.vmEvaluator while its expression engine is not readable/);
 			expect(lines[0].message).toMatch(/answers every delivery at once instead of once its run has started \(pacing off\)/);
 		} finally {
 			jest.dontMock('n8n-workflow/package.json');
@@ -67,7 +78,7 @@ describe('pacing', () => {
 
 	test('n8n-workflow 2 with N8N_EXPRESSION_ENGINE=legacy (Expression.expressionEngine "legacy"), or n8n-workflow 1: no warning', async () => {
 		const expression = Expression as unknown as { expressionEngine?: unknown };
-		jest.doMock('n8n-workflow/package.json', () => ({ version: '2.41.0' }));
+		fakeN8nWorkflowVersion('2.41.0');
 		expression.expressionEngine = 'legacy';
 		try {
 			const legacy = bed({ isolates: false });
@@ -80,6 +91,17 @@ describe('pacing', () => {
 		const one = bed({ isolates: false });
 		expect((await one.deliver(delivery('n8n 1'))).answeredAtReturn).toBe(true);
 		expect(fallbacks(one.logs)).toEqual([]);
+	});
+
+	test('n8n 2.0 (n8n-workflow 2.0.1: neither Expression.expressionEngine nor vmEvaluator, runs cost no isolate): answered at once, no warning', async () => {
+		fakeN8nWorkflowVersion('2.0.1');
+		try {
+			const early = bed({ isolates: false });
+			expect((await early.deliver(delivery('n8n 2.0'))).answeredAtReturn).toBe(true);
+			expect(fallbacks(early.logs)).toEqual([]);
+		} finally {
+			jest.dontMock('n8n-workflow/package.json');
+		}
 	});
 });
 
