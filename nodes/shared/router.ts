@@ -11,6 +11,7 @@ import { shouldSimplify } from './simplify';
 import { runsAsTool } from './tool';
 import { AdaptiveLimiter, handLimiter } from './transport/limiter';
 import { handRetryPolicy, readRetryPolicy } from './transport/retryPolicy';
+import { nodeParameter } from './parameters';
 
 /** What an operation returns for one input item: records, or ready-made items (binary). */
 export type OperationResult = IDataObject | IDataObject[] | INodeExecutionData[];
@@ -46,7 +47,7 @@ export const DEFAULT_MAX_CONCURRENCY = 50;
 
 /** The node's "Max Concurrency" (saved as `concurrency`; a value saved before it adapted becomes the maximum). */
 export function readMaxConcurrency(ctx: IExecuteFunctions): number {
-	const { concurrency } = ctx.getNodeParameter('requestOptions', 0, {}) as { concurrency?: number };
+	const { concurrency } = nodeParameter(ctx, 'requestOptions', 0, {}) as { concurrency?: number };
 	return concurrency ?? DEFAULT_MAX_CONCURRENCY;
 }
 
@@ -122,8 +123,8 @@ function rethrow(ctx: IExecuteFunctions, error: unknown, itemIndex: number): nev
 }
 
 function moduleFor(ctx: IExecuteFunctions, resources: ResourceMap, itemIndex: number): OperationModule {
-	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+	const resource = nodeParameter(ctx, 'resource', itemIndex) as string;
+	const operation = nodeParameter(ctx, 'operation', itemIndex) as string;
 	const module = resources[resource]?.[operation];
 	if (module === undefined) {
 		throw new NodeOperationError(

@@ -9,13 +9,14 @@ import type { SimplifyMode } from './descriptions/simplify';
 import { SIMPLIFY_MODES } from './descriptions/simplify';
 import { runsAsTool } from './tool';
 import { invalidInput, isPlainObject } from './validation';
+import { nodeParameter } from './parameters';
 
 /** Keeps the fields an agent needs of one record; the result is a subset of the record. */
 export type Simplifier = (record: IDataObject) => IDataObject;
 
 /** Whether an item's records are simplified: always, never, or when the node runs as an agent's tool. */
 export function shouldSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	const mode = ctx.getNodeParameter('simplify', itemIndex, 'asTool') as SimplifyMode;
+	const mode = nodeParameter(ctx, 'simplify', itemIndex, 'asTool') as SimplifyMode;
 	if (!SIMPLIFY_MODES.includes(mode)) {
 		throw invalidInput(ctx, itemIndex, 'Simplify Output', 'must be "asTool", "always" or "never"', mode);
 	}

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { botRequest } from '../../shared/transport/botApi';
 import { fileUrlOrDataUri } from './fileUrlOrDataUri';
+import { nodeParameter } from '../../shared/parameters';
 
 /** File and picture sends at once, at most: each may hold its file in memory in n8n's database binary mode (router's maxAtOnce). */
 export const FILE_SENDS_AT_ONCE = 5;
@@ -21,7 +22,7 @@ export async function sendFileOrPicture(
 	const field = kind === 'picture' ? 'Picture URL or Reference' : 'File URL or Reference';
 	const file = await fileUrlOrDataUri(ctx, itemIndex, field);
 	const body: IDataObject = { ...(typeof recipient === 'function' ? await recipient() : recipient), file };
-	if (kind === 'picture') body.caption = ctx.getNodeParameter('caption', itemIndex, '') as string;
+	if (kind === 'picture') body.caption = nodeParameter(ctx, 'caption', itemIndex, '') as string;
 	const { body: answer } = await botRequest(ctx, { method: 'POST', path, body }, itemIndex);
 	return answer;
 }

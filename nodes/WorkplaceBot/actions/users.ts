@@ -8,13 +8,19 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { botRequest } from '../../shared/transport/botApi';
 import { invalidInput, isPlainObject, requireId } from '../../shared/validation';
+import { nodeParameter, savedLocatorMode } from '../../shared/parameters';
 
 /** Who the item names: a checked ID, or a username still to look up. */
 export type UserReference = { uid: string } | { username: string };
 
 /** The username of a By Username value, or undefined for an ID (By ID, or a plain text ID from an expression). */
 function usernameOf(ctx: IExecuteFunctions, itemIndex: number): { given: unknown } | undefined {
-	const value = ctx.getNodeParameter('userId', itemIndex, '') as unknown;
+	// the saved mode tells without evaluating the value (an isolate call on n8n 2)
+	const mode = savedLocatorMode(ctx, 'userId');
+	if (mode !== undefined) {
+		return mode === 'username' ? { given: nodeParameter(ctx, 'userId', itemIndex, '', { extractValue: true }) } : undefined;
+	}
+	const value = nodeParameter(ctx, 'userId', itemIndex, '') as unknown;
 	if (isPlainObject(value) && value.mode === 'username') return { given: value.value };
 	return undefined;
 }
@@ -38,7 +44,7 @@ export function readUser(ctx: IExecuteFunctions, itemIndex: number): UserReferen
 export function userConversationKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const byName = usernameOf(ctx, itemIndex);
 	if (byName !== undefined) return `username:${normalizeUsername(byName.given).toLowerCase()}`;
-	return `user:${String(ctx.getNodeParameter('userId', itemIndex, '', { extractValue: true }) ?? '').trim()}`;
+	return `user:${String(nodeParameter(ctx, 'userId', itemIndex, '', { extractValue: true }) ?? '').trim()}`;
 }
 
 type Lookup = Promise<IDataObject[]>;

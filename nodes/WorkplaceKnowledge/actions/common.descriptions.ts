@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { returnAllOrLimit } from '../../shared/descriptions/actionNode';
 import { additionalJsonOption, optionsCollection } from '../../shared/descriptions/fields';
 import { idLocator } from '../../shared/descriptions/locator';
+import { nodeParameter } from '../../shared/parameters';
 
 export const knowledgeBaseLocator = idLocator({
 	displayName: 'Knowledge Base',
@@ -113,8 +114,8 @@ export function getManyParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): { pageSize: number; limit?: number } {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? undefined : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
-	const { pageSize = 50 } = ctx.getNodeParameter('options', itemIndex, {}) as { pageSize?: number };
+	const returnAll = nodeParameter(ctx, 'returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? undefined : (nodeParameter(ctx, 'limit', itemIndex, 50) as number);
+	const { pageSize = 50 } = nodeParameter(ctx, 'options', itemIndex, {}) as { pageSize?: number };
 	return { pageSize, limit };
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_SECONDS } from './timeLimit';
+import { nodeParameter } from '../parameters';
 
 /** How an item's calls are retried, and how long each may take ("Request Options"). */
 export interface RetryPolicy {
@@ -26,7 +27,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 /** The node's "Request Options" for one item, over the defaults. */
 export function readRetryPolicy(ctx: IExecuteFunctions, itemIndex: number): RetryPolicy {
-	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as Partial<RetryPolicy>;
+	const options = nodeParameter(ctx, 'requestOptions', itemIndex, {}) as Partial<RetryPolicy>;
 	const policy = { ...DEFAULT_RETRY_POLICY, ...options };
 	// an expression may give anything: a limit is a positive number of seconds
 	policy.timeoutSeconds = Number(policy.timeoutSeconds) > 0 ? Number(policy.timeoutSeconds) : DEFAULT_TIMEOUT_SECONDS;

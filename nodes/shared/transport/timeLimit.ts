@@ -22,6 +22,8 @@ export const DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_SECONDS * 1000;
 export const CLIENT_TIMEOUT_GRACE_MS = 1000;
 
 const never = new Promise<never>(() => {});
+/** The reason a watch's timer is aborted with: without one, every abort builds a DOMException. */
+const TIMER_SET_AGAIN = 'timer set again';
 
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
 	// sleepWithAbort: n8n-workflow 1.8x and later; without it the timer just runs out.
@@ -70,14 +72,14 @@ export class Watchdog {
 		this.holds = Math.max(0, this.holds - 1);
 		this.touch();
 		// the timer was set for the hold's bound: set it again for the limit from now
-		if (this.holds === 0) this.nap.abort();
+		if (this.holds === 0) this.nap.abort(TIMER_SET_AGAIN);
 	}
 
 	/** Ends the watch (the attempt ended); `expired` then never resolves. */
 	stop(): void {
 		if (this.stopped) return;
 		this.stopped = true;
-		this.nap.abort();
+		this.nap.abort(TIMER_SET_AGAIN);
 	}
 
 	private async watch(): Promise<void> {

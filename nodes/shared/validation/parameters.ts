@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isPlainObject } from './values';
 import type { FieldName } from './violations';
 import { invalidInput } from './violations';
+import { nodeParameter } from '../parameters';
 
 /** A required text parameter, trimmed; empty is an error. */
 export function requireString(
@@ -15,7 +16,7 @@ export function requireString(
 	parameter: string,
 	field: string,
 ): string {
-	const value = ctx.getNodeParameter(parameter, itemIndex, '') as unknown;
+	const value = nodeParameter(ctx, parameter, itemIndex, '') as unknown;
 	if (typeof value !== 'string' && typeof value !== 'number') {
 		throw invalidInput(ctx, itemIndex, field, 'must be text', value);
 	}
@@ -35,7 +36,7 @@ export function requireId(
 	parameter: string,
 	field: string,
 ): string {
-	const value = ctx.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as unknown;
+	const value = nodeParameter(ctx, parameter, itemIndex, '', { extractValue: true }) as unknown;
 	if (typeof value !== 'string' && typeof value !== 'number') {
 		throw invalidInput(ctx, itemIndex, field, 'must be an ID', value);
 	}

@@ -7,6 +7,7 @@ import { invalidInput, parseCommaList, requireString } from '../../../shared/val
 import { botRequest } from '../../../shared/transport/botApi';
 import { optionsCollection, requiredNameField } from '../../../shared/descriptions/fields';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
+import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['group'], operation: ['create'] } },
@@ -43,7 +44,7 @@ export const description = updateDisplayOptions(
 );
 
 function memberIds(ctx: IExecuteFunctions, itemIndex: number): string[] {
-	const value = ctx.getNodeParameter('memberIds', itemIndex, '') as unknown;
+	const value = nodeParameter(ctx, 'memberIds', itemIndex, '') as unknown;
 	const ids = parseCommaList(value);
 	if (ids === undefined) throw invalidInput(ctx, itemIndex, 'Member IDs', 'must be user IDs separated by commas', value);
 	return ids;
@@ -52,7 +53,7 @@ function memberIds(ctx: IExecuteFunctions, itemIndex: number): string[] {
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const name = requireString(this, itemIndex, 'name', 'Name');
 	const uids = memberIds(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as {
+	const options = nodeParameter(this, 'options', itemIndex, {}) as {
 		pictureBinaryPropertyName?: string;
 		memberIdsField?: string;
 	};

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { downloadPicture, PICTURE_SIZE_OPTIONS } from '../../../shared/transport/botApi';
 import { outputBinaryField, requiredTextField } from '../../../shared/descriptions/fields';
 import { invalidInput, requireId, requireString } from '../../../shared/validation';
+import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['image'], operation: ['download'] } },
@@ -36,9 +37,9 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const pictureId = requireId(this, itemIndex, 'pictureId', 'Picture ID');
-	const size = this.getNodeParameter('size', itemIndex, 'medium') as string;
+	const size = nodeParameter(this, 'size', itemIndex, 'medium') as string;
 	const binaryPropertyName = requireString(this, itemIndex, 'binaryPropertyName', 'Put Output File in Field');
-	const fileName = this.getNodeParameter('fileName', itemIndex, '') as unknown;
+	const fileName = nodeParameter(this, 'fileName', itemIndex, '') as unknown;
 	// null or undefined: an expression naming an event without fileName, taken as empty.
 	if (fileName !== undefined && fileName !== null && typeof fileName !== 'string' && typeof fileName !== 'number') {
 		throw invalidInput(this, itemIndex, 'File Name', 'must be text', fileName);

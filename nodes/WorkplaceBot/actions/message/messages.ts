@@ -10,6 +10,7 @@ import type { BuildResult } from './build';
 import { buildMessagesFromFields, buildMessagesFromJson } from './build';
 import { messageFieldName, wirePath } from './spec';
 import { validateMessages } from './validate';
+import { nodeParameter } from '../../../shared/parameters';
 
 /** Every problem of the built messages: JSON that did not parse, then the spec's limits and required fields. */
 export function collectViolations(built: BuildResult): Violation[] {
@@ -41,11 +42,11 @@ export function messagesError(
 
 /** The `messages` array of the item, checked; throws before anything is sent. */
 export function getMessages(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const mode = ctx.getNodeParameter('defineMessages', itemIndex, 'fields') as string;
+	const mode = nodeParameter(ctx, 'defineMessages', itemIndex, 'fields') as string;
 	const json = mode === 'json';
 	const built = json
-		? buildMessagesFromJson(ctx.getNodeParameter('messagesJson', itemIndex, '') as unknown)
-		: buildMessagesFromFields(ctx.getNodeParameter('messages', itemIndex, {}) as unknown);
+		? buildMessagesFromJson(nodeParameter(ctx, 'messagesJson', itemIndex, '') as unknown)
+		: buildMessagesFromFields(nodeParameter(ctx, 'messages', itemIndex, {}) as unknown);
 	const violations = collectViolations(built);
 	if (violations.length > 0) {
 		throw messagesError(ctx, itemIndex, json ? 'Messages (JSON)' : 'Messages', violations, built.messages);

@@ -5,6 +5,7 @@ import { invalidInput, requireString } from '../../../shared/validation';
 import { botRequest } from '../../../shared/transport/botApi';
 import { pushFields } from './fields';
 import { getMessages } from './messages';
+import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['push'] } }, pushFields);
 
@@ -19,7 +20,7 @@ function requireThreadPart(ctx: IExecuteFunctions, itemIndex: number, parameter:
  */
 function optionalThreadId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const field = 'Thread'; // as the UI names it
-	const value = ctx.getNodeParameter('threadId', itemIndex, '', { extractValue: true }) as unknown;
+	const value = nodeParameter(ctx, 'threadId', itemIndex, '', { extractValue: true }) as unknown;
 	if (value === undefined || value === null) return '';
 	if (typeof value !== 'string' && typeof value !== 'number') throw invalidInput(ctx, itemIndex, field, 'must be text', value);
 	const text = String(value).trim();
@@ -29,8 +30,8 @@ function optionalThreadId(ctx: IExecuteFunctions, itemIndex: number): string {
 
 /** Messages to one thread leave in item order; different threads may be sent to concurrently. */
 export function conversationKey(this: IExecuteFunctions, itemIndex: number): string {
-	const gid = String(this.getNodeParameter('groupId', itemIndex, '') ?? '').trim();
-	const tid = this.getNodeParameter('threadId', itemIndex, '', { extractValue: true }) as unknown;
+	const gid = String(nodeParameter(this, 'groupId', itemIndex, '') ?? '').trim();
+	const tid = nodeParameter(this, 'threadId', itemIndex, '', { extractValue: true }) as unknown;
 	return `thread:${gid}:${typeof tid === 'string' || typeof tid === 'number' ? String(tid).trim() : ''}`;
 }
 

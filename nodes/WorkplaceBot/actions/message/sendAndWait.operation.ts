@@ -31,6 +31,7 @@ import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sen
 import { sendAndWaitFields } from './sendAndWait/description';
 import { customFormFields } from './sendAndWait/form';
 import { readWaitTill } from './sendAndWait/waitTill';
+import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: [SEND_AND_WAIT_OPERATION] } },
@@ -55,7 +56,7 @@ type Recipient = UserReference | { gid: string; tid: string };
 
 /** Who gets the message, read and checked before anything is sent. */
 function readRecipient(ctx: IExecuteFunctions, itemIndex: number): Recipient {
-	if (ctx.getNodeParameter('sendTo', itemIndex, 'user') === 'group') {
+	if (nodeParameter(ctx, 'sendTo', itemIndex, 'user') === 'group') {
 		const { gid, tid = '' } = groupRecipient(ctx, itemIndex, { topic: true });
 		return { gid, tid };
 	}
@@ -80,16 +81,16 @@ async function thread(ctx: IExecuteFunctions, itemIndex: number, recipient: Reci
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	if (itemIndex > 0) return [];
-	const responseType = this.getNodeParameter('responseType', itemIndex, 'approval') as ResponseType;
+	const responseType = nodeParameter(this, 'responseType', itemIndex, 'approval') as ResponseType;
 	if (!RESPONSE_TYPES.includes(responseType)) {
 		throw invalidInput(this, itemIndex, 'Response Type', 'must be "approval", "freeText" or "customForm"', responseType);
 	}
 	const recipient = readRecipient(this, itemIndex);
 	const text = requireString(this, itemIndex, 'message', 'Message');
-	const title = String(this.getNodeParameter('title', itemIndex, '') ?? '').trim();
+	const title = String(nodeParameter(this, 'title', itemIndex, '') ?? '').trim();
 	const waitTill = readWaitTill(this, itemIndex);
 	if (responseType === 'customForm') {
-		const entries = this.getNodeParameter('formFields.values', itemIndex, []);
+		const entries = nodeParameter(this, 'formFields.values', itemIndex, []);
 		const { violations } = customFormFields(entries);
 		if (violations.length > 0) {
 			const names = { entries: { 'Form Fields': 'field' } };
@@ -97,7 +98,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		}
 	}
 
-	const inChat = responseType === 'approval' && this.getNodeParameter('answerIn', itemIndex, 'link') === 'chat';
+	const inChat = responseType === 'approval' && nodeParameter(this, 'answerIn', itemIndex, 'link') === 'chat';
 	if (inChat && !this.getNode().credentials?.workplaceWebhookApi) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -9,6 +9,7 @@ import { readDateInput, toDateOnly, toIsoUtc } from '../../../shared/dates';
 import type { FieldPath } from '../../../shared/validation';
 import { invalidInput, isBlank, parseCommaList, parseJsonObject } from '../../../shared/validation';
 import { formFieldName } from './validate';
+import { nodeParameter } from '../../../shared/parameters';
 
 /** The node's lists in the body's shape, so that errors can say "stage 2 of 3". */
 type Lists = Record<string, unknown>;
@@ -97,9 +98,9 @@ function stage(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, in
 /** The request body from the node's fields. */
 export function bodyFromFields(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const timeZone = ctx.getTimezone();
-	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additional = nodeParameter(ctx, 'additionalFields', itemIndex, {}) as IDataObject;
 	const text = (parameter: string) => {
-		const value = ctx.getNodeParameter(parameter, itemIndex, '') as IDataObject[string];
+		const value = nodeParameter(ctx, parameter, itemIndex, '') as IDataObject[string];
 		return typeof value === 'string' ? value.trim() : value;
 	};
 	const fields: IDataObject = { name: text('name'), subject: text('subject') };
@@ -107,10 +108,10 @@ export function bodyFromFields(ctx: IExecuteFunctions, itemIndex: number): IData
 		fields.dueDate = toDateOnly(readDateInput(ctx, itemIndex, formFieldName(['dueDate']), additional.dueDate), timeZone);
 	}
 	fields.senderUserId = text('senderUserId');
-	const recipients = ctx.getNodeParameter('receiverUserIds', itemIndex, '') as unknown;
-	const formFields = (ctx.getNodeParameter('formFields', itemIndex, {}) as { field?: IDataObject[] }).field ?? [];
-	const staged = ctx.getNodeParameter('approval', itemIndex, 'single') === 'staged';
-	const stages = staged ? ((ctx.getNodeParameter('stages', itemIndex, {}) as { stage?: IDataObject[] }).stage ?? []) : [];
+	const recipients = nodeParameter(ctx, 'receiverUserIds', itemIndex, '') as unknown;
+	const formFields = (nodeParameter(ctx, 'formFields', itemIndex, {}) as { field?: IDataObject[] }).field ?? [];
+	const staged = nodeParameter(ctx, 'approval', itemIndex, 'single') === 'staged';
+	const stages = staged ? ((nodeParameter(ctx, 'stages', itemIndex, {}) as { stage?: IDataObject[] }).stage ?? []) : [];
 	const lists: Lists = {
 		data: formFields,
 		responseTiers: stages.map((entry) => ({ allowedResponders: respondersOf(entry) })),

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { buildMultipart, getUploadSource } from '../../../shared/binary';
 import { invalidInput, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
+import { nodeParameter } from '../../../shared/parameters';
 
 interface UploadOptions {
 	fileName?: string;
@@ -19,7 +20,7 @@ export async function uploadFileRequest(
 	path: string,
 ): Promise<IDataObject> {
 	const binaryPropertyName = requireString(ctx, itemIndex, 'binaryPropertyName', 'Input Binary Field');
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as UploadOptions;
+	const options = nodeParameter(ctx, 'options', itemIndex, {}) as UploadOptions;
 	const fileField = (options.fileFieldName ?? 'file').trim();
 	if (fileField === '') {
 		throw invalidInput(ctx, itemIndex, 'File Field Name', 'must not be empty', options.fileFieldName);

@@ -6,6 +6,7 @@ import { parseJsonObject, requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
 import { knowledgeAdditionalJson, descriptionOption } from '../common.descriptions';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
+import { nodeParameter } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	requiredNameField('e.g. HR Policies', 'Name of the new knowledge base, as people will see it in lists'),
@@ -23,7 +24,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const name = requireString(this, itemIndex, 'name', 'Name');
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additional = nodeParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {
 		...parseJsonObject(this, itemIndex, 'Additional Fields (JSON)', additional.additionalJson),
 		name,

@@ -7,6 +7,7 @@ import { invalidInput, parseJsonObject, requireId } from '../../../shared/valida
 import { knowledgeRequest } from '../../transport';
 import { knowledgeAdditionalJson, descriptionOption, knowledgeBaseLocator } from '../common.descriptions';
 import { simplifyProperty } from '../../../shared/descriptions/simplify';
+import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['knowledgeBase'], operation: ['update'] } },
@@ -29,7 +30,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const id = requireId(this, itemIndex, 'knowledgeBaseId', 'Knowledge Base');
-	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const fields = nodeParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = parseJsonObject(
 		this,
 		itemIndex,

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateInput, toIsoUtc } from '../../../shared/dates';
 import { invalidInput, isBlank, parseJsonObject, requireInteger } from '../../../shared/validation';
 import { taskFieldName } from './validate';
+import { nodeParameter } from '../../../shared/parameters';
 
 /** The number each Priority choice sends. */
 export const PRIORITIES: Readonly<Record<string, number>> = { high: 1, medium: 2, low: 3 };
@@ -19,11 +20,11 @@ export function optionalText(value: unknown): string | undefined {
 }
 
 export function priorityValue(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	const priority = ctx.getNodeParameter('priority', itemIndex, 'none') as unknown;
+	const priority = nodeParameter(ctx, 'priority', itemIndex, 'none') as unknown;
 	if (priority === 'none' || priority === '' || priority === undefined) return undefined;
 	if (typeof priority === 'string' && priority in PRIORITIES) return PRIORITIES[priority];
 	if (priority === 'custom') {
-		const custom = ctx.getNodeParameter('customPriority', itemIndex, undefined) as unknown;
+		const custom = nodeParameter(ctx, 'customPriority', itemIndex, undefined) as unknown;
 		return requireInteger(ctx, itemIndex, 'Custom Priority', custom, { min: 0 });
 	}
 	// An expression may give the number itself.

@@ -5,6 +5,7 @@ import { createTaskRequest } from '../../transport';
 import { optionalText, priorityValue, taskBody } from './body';
 import { derivedIdempotencyKey } from './idempotencyKey';
 import { checkTaskBody } from './validate';
+import { nodeParameter } from '../../../shared/parameters';
 
 export { description } from './create.description';
 export { simplifyTask as simplify } from './simplify';
@@ -12,8 +13,8 @@ export { simplifyTask as simplify } from './simplify';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const taskTitle = requireString(this, itemIndex, 'taskTitle', 'Title');
 	const priority = priorityValue(this, itemIndex);
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const additional = nodeParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+	const options = nodeParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const body = taskBody(this, itemIndex, { taskTitle, priority, additional });
 	checkTaskBody(this, itemIndex, body, options.enforceRecommendedLimits !== false);
 

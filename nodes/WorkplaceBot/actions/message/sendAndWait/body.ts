@@ -11,6 +11,7 @@ import type { FieldName, FieldPath } from '../../../../shared/validation';
 import { violationsError, wirePath } from '../../../../shared/validation';
 import { validateMessages } from '../validate';
 import { DEFAULT_LABELS } from './description';
+import { nodeParameter } from '../../../../shared/parameters';
 
 export type ResponseType = 'approval' | 'freeText' | 'customForm';
 
@@ -42,7 +43,7 @@ function labelOr(value: unknown, fallback: string): string {
 /** The buttons of the response type, in the order they are shown. */
 export function buttonSpecs(ctx: IExecuteFunctions, itemIndex: number, responseType: ResponseType): ButtonSpec[] {
 	if (responseType !== 'approval') {
-		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = nodeParameter(ctx, 'options', itemIndex, {}) as IDataObject;
 		return [
 			{
 				label: labelOr(options.messageButtonLabel, DEFAULT_LABELS.respond),
@@ -51,7 +52,7 @@ export function buttonSpecs(ctx: IExecuteFunctions, itemIndex: number, responseT
 			},
 		];
 	}
-	const values = ctx.getNodeParameter('approvalOptions.values', itemIndex, {}) as IDataObject;
+	const values = nodeParameter(ctx, 'approvalOptions.values', itemIndex, {}) as IDataObject;
 	const approve: ButtonSpec = {
 		label: labelOr(values.approveLabel, DEFAULT_LABELS.approve),
 		field: 'Approval Options > Approve Button Label',

@@ -4,12 +4,13 @@ import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { readDateInput, toIsoUtc } from '../../../../shared/dates';
 import { invalidInput } from '../../../../shared/validation';
+import { nodeParameter } from '../../../../shared/parameters';
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 /** The date n8n resumes the execution without an answer; WAIT_INDEFINITELY without a limit. */
 export function readWaitTill(ctx: IExecuteFunctions, itemIndex: number, now = Date.now()): Date {
-	const limit = ctx.getNodeParameter('options.limitWaitTime.values', itemIndex, {}) as IDataObject;
+	const limit = nodeParameter(ctx, 'options.limitWaitTime.values', itemIndex, {}) as IDataObject;
 	if (Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
 	const field = 'Options > Limit Wait Time';
 	if (limit.limitType === 'atSpecifiedTime') {
