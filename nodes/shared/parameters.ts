@@ -9,9 +9,17 @@
  *   from the input item without an isolate call. Anything else goes to n8n.
  * - Every other expression: n8n evaluates it once per item.
  * Only reads made through nodeParameter are kept, for as long as the node run (its context) lives.
+ *
+ * The item's field is checked against n8n's own evaluation on the first item of every run (one
+ * isolate call per field and run); should they ever differ, n8n evaluates every such field from
+ * then on in this process, and the log says so once (reliance.ts). An AI agent's tool call always
+ * goes to n8n.
  */
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
+
+import { warnOnce } from './reliance';
+import { runsAsTool } from './tool';
 
 type Value = unknown;
 
@@ -40,13 +48,20 @@ const isPrimitive = (value: Value): value is string | number | boolean =>
 /** The copy a caller gets: n8n hands out a fresh value on every read, so a caller may change it. */
 const handOut = (value: Value): Value => (value !== null && typeof value === 'object' ? deepCopy(value as IDataObject) : value);
 
+/** Cleared for the process once an item's field and n8n's evaluation differ. */
+let inputFieldsAgree = true;
+
 class RunParameters {
 	private readonly raw: IDataObject;
+	private readonly readsInputFields: boolean;
+	/** Fields whose first read this run was compared with n8n's evaluation. */
+	private readonly compared = new Set<string>();
 	private readonly fixed = new Map<string, Value>();
 	private readonly perItem = new Map<string, Value>();
 
 	constructor(private readonly ctx: IExecuteFunctions) {
 		this.raw = ctx.getNode().parameters;
+		this.readsInputFields = !runsAsTool(ctx);
 	}
 
 	read(name: string, itemIndex: number, fallback: Value, options: IGetNodeParameterOptions | undefined): Value {
@@ -61,9 +76,17 @@ class RunParameters {
 			if (!this.fixed.has(key)) this.fixed.set(key, this.fromN8n(name, itemIndex, fallback, options));
 			return handOut(this.fixed.get(key));
 		}
-		const fromItem = this.fromInputField(raw, itemIndex, options);
-		if (fromItem !== undefined) return fromItem;
 		const itemKey = `${itemIndex}\u0000${key}`;
+		const fromItem = this.fromInputField(raw, itemIndex, options);
+		if (fromItem !== undefined) {
+			if (this.compared.has(key)) return fromItem;
+			this.compared.add(key);
+			const evaluated = this.fromN8n(name, itemIndex, fallback, options);
+			if (evaluated === fromItem) return fromItem;
+			this.stopReadingInputFields(name);
+			this.perItem.set(itemKey, evaluated);
+			return handOut(evaluated);
+		}
 		if (!this.perItem.has(itemKey)) this.perItem.set(itemKey, this.fromN8n(name, itemIndex, fallback, options));
 		return handOut(this.perItem.get(itemKey));
 	}
@@ -75,9 +98,18 @@ class RunParameters {
 		return typeof mode === 'string' ? mode : undefined;
 	}
 
+	private stopReadingInputFields(name: string): void {
+		inputFieldsAgree = false;
+		warnOnce(
+			this.ctx.logger,
+			'inputFieldExpressions',
+			`Parameter "${name}" = {{ $json.… }} evaluated by n8n differs from the input item's field: n8n evaluates every such parameter from now on.`,
+		);
+	}
+
 	/** The item's own field for `={{ $json.a.b }}` (also as a resource locator's value, extracted); else undefined. */
 	private fromInputField(raw: Value, itemIndex: number, options: IGetNodeParameterOptions | undefined): Value {
-		if (options?.ensureType || options?.rawExpressions) return undefined;
+		if (!inputFieldsAgree || !this.readsInputFields || options?.ensureType || options?.rawExpressions) return undefined;
 		let expression = raw;
 		if (raw !== null && typeof raw === 'object' && (raw as IDataObject).__rl === true) {
 			if (!options?.extractValue) return undefined;

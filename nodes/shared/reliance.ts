@@ -18,6 +18,8 @@ export type Reliance =
 	| 'tokenWrittenBack'
 	/** n8n has read a delivery's raw body (req.rawBody) before calling webhook() (WorkplaceTrigger/webhook.ts). */
 	| 'rawBody'
+	/** `{{ $json.field }}` in a parameter is the input item's field, as n8n documents `$json` (parameters.ts). */
+	| 'inputFieldExpressions'
 	/** n8n's waiting route answers the trigger's process (WorkplaceTrigger/resumeRoute.ts); one per address. */
 	| `resumeRoute:${string}`;
 

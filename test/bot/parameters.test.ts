@@ -1,9 +1,12 @@
 /**
  * Parameters are read once per node run and item (nodes/shared/parameters.ts): on n8n 2 each
- * expression n8n evaluates costs an isolate call. The spy counts the expressions n8n's engine
+ * expression n8n evaluates costs an isolate call. `{{ $json.field }}` is read from the item, and
+ * compared once per run with what n8n makes of it. The spy counts the expressions n8n's engine
  * evaluates: resolveSimpleParameterValue gets each value n8n resolves, among them every expression
  * of the node's fields (those starting `={{ $json`).
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import { Expression } from 'n8n-workflow';
 
 import { SEED } from '../../simulator/seed';
@@ -32,7 +35,7 @@ async function countingEvaluations(run: () => ReturnType<typeof runBot>) {
 const send = (text: string) => ({ type: 'text', data: text });
 
 describe('Workplace Bot: each parameter read once per item', () => {
-	it('`{{ $json.field }}` fields are taken from the item: no expression for n8n to evaluate, the same requests', async () => {
+	it('`{{ $json.field }}` fields are taken from the item: n8n evaluates each once per run (the check), the same requests', async () => {
 		const topic = project.topics.release._id;
 		const { items, requests, expressions, error } = await countingEvaluations(() =>
 			runBot(
@@ -48,7 +51,7 @@ describe('Workplace Bot: each parameter read once per item', () => {
 			),
 		);
 		expect(error).toBeUndefined();
-		expect(expressions).toEqual([]);
+		expect([...expressions].sort()).toEqual(['={{ $json.gid }}', '={{ $json.text }}', '={{ $json.thread.tid }}']);
 		expect(requests.map((r) => [r.method, r.path, r.status, r.body])).toEqual([
 			['POST', '/bot/v1/group/message', 201, { gid: project._id, tid: '', message: send('one') }],
 			['POST', '/bot/v1/group/message', 201, { gid: project._id, tid: topic, message: send('two') }],
@@ -104,10 +107,43 @@ describe('Workplace Bot: each parameter read once per item', () => {
 			),
 		);
 		expect(error).toBeUndefined();
-		expect(expressions).toEqual([]);
+		expect(expressions).toEqual(['={{ $json.uid }}']);
 		expect(requests.map((r) => [r.path, r.status, r.body])).toEqual([
 			['/bot/v1/direct/message', 201, { uid: alice._id, message: send('Hi') }],
 			['/bot/v1/direct/message', 201, { uid: bob._id, message: send('Hi') }],
 		]);
+	});
+
+	// Last in this file: it switches reading from the item off for the rest of the process (this file's module registry).
+	it('when n8n makes something else of `{{ $json.field }}`: n8n\'s value is sent, for every item from then on, and the log says so once', async () => {
+		const evaluate = Expression.prototype.resolveSimpleParameterValue;
+		const spy = jest.spyOn(Expression.prototype, 'resolveSimpleParameterValue').mockImplementation(function (this: Expression, ...args) {
+			return args[0] === '={{ $json.text }}' ? 'as n8n evaluates it' : evaluate.apply(this, args);
+		});
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		try {
+			const run = async () =>
+				await runBot(
+					sim,
+					{ resource: 'directMessage', operation: 'sendText', userId: alice._id, text: '={{ $json.text }}' },
+					{ inputItems: [{ json: { text: 'one' } }, { json: { text: 'two' } }] },
+				);
+			const first = await run();
+			const second = await run();
+			for (const { requests, error } of [first, second]) {
+				expect(error).toBeUndefined();
+				expect(requests.map((r) => r.body)).toEqual([
+					{ uid: alice._id, message: send('as n8n evaluates it') },
+					{ uid: alice._id, message: send('as n8n evaluates it') },
+				]);
+			}
+			expect(spy.mock.calls.filter((call) => call[0] === '={{ $json.text }}')).toHaveLength(4);
+			expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+				'Parameter "text" = {{ $json.… }} evaluated by n8n differs from the input item\'s field: n8n evaluates every such parameter from now on. (a fallback of n8n-nodes-workplace, logged once per n8n process)',
+			]);
+		} finally {
+			spy.mockRestore();
+			warn.mockRestore();
+		}
 	});
 });

@@ -28,6 +28,17 @@ const approval = (text: string) =>
 	]);
 const pushToMainChat = (text: string) => ({ gid: project._id, tid: '', messages: JSON.parse(approval(text)) as unknown });
 
+/**
+ * Items of "Post to Threads": the main chat twice, a topic once. The first item's text is a number:
+ * the first item is where the node compares the item's field with n8n's evaluation (a difference
+ * would log a fallback line, which fails the suite).
+ */
+const THREAD_ITEMS = [
+	{ gid: project._id, tid: '', text: 1 },
+	{ gid: project._id, tid: project.topics.release._id, text: 'release topic' },
+	{ gid: project._id, tid: '', text: 'main chat, second' },
+];
+
 /** Messages alice had before this run (scenarios that ran earlier on the same simulator sent her some). */
 let aliceMessagesBefore = 0;
 
@@ -110,6 +121,21 @@ const botOperations: Scenario = {
 				userId: { __rl: true, mode: 'username', value: '={{ $json.name }}' },
 				text: '=Hi {{ $json.name }}, found by username',
 			}),
+			node('Threads', 'n8n-nodes-base.set', 3.4, {
+				assignments: {
+					assignments: [{ id: stableId('a', 'Threads/0'), name: 'threads', type: 'array', value: JSON.stringify(THREAD_ITEMS) }],
+				},
+				options: {},
+			}, { settings: { executeOnce: true } }),
+			node('One Item per Thread', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'threads', options: { destinationFieldName: 't' } }),
+			// fields mapped as dragging an input field writes them: taken from the item (nodes/shared/parameters.ts)
+			bot('Post to Threads', {
+				resource: 'groupMessage',
+				operation: 'sendText',
+				groupId: '={{ $json.t.gid }}',
+				topicId: '={{ $json.t.tid }}',
+				text: '={{ $json.t.text }}',
+			}),
 		]),
 	async assert(result, { sim }) {
 		const state = sim.state as SimulatorState;
@@ -168,7 +194,7 @@ const botOperations: Scenario = {
 			'GET /bot/v1/users alice',
 			'GET /bot/v1/users bob',
 		]);
-		const greetings = byUsername.filter((r) => r.path !== '/bot/v1/users');
+		const greetings = byUsername.filter((r) => r.path === '/bot/v1/direct/message');
 		assert.deepEqual(requestLines(greetings), GREETED.map(() => 'POST /bot/v1/direct/message'));
 		const greetingsTo = (uid: string) => greetings.map((r) => r.body as { uid: string }).filter((body) => body.uid === uid);
 		for (const user of [SEED.users.alice, SEED.users.bob]) {
@@ -180,6 +206,22 @@ const botOperations: Scenario = {
 		assert.deepEqual(
 			result.json('Greet by Username').map((json) => json.status),
 			GREETED.map(() => 'success'),
+		);
+
+		// Post to Threads: each item to its own thread, item order kept per thread.
+		const posts = byUsername.filter((r) => r.path === '/bot/v1/group/message');
+		assert.deepEqual(requestLines(posts), THREAD_ITEMS.map(() => 'POST /bot/v1/group/message'));
+		const postsTo = (tid: string) => posts.map((r) => r.body).filter((body) => (body as { tid: string }).tid === tid);
+		assert.deepEqual(postsTo(''), [
+			{ gid: project._id, tid: '', message: { type: 'text', data: '1' } },
+			{ gid: project._id, tid: '', message: { type: 'text', data: 'main chat, second' } },
+		]);
+		assert.deepEqual(postsTo(project.topics.release._id), [
+			{ gid: project._id, tid: project.topics.release._id, message: { type: 'text', data: 'release topic' } },
+		]);
+		assert.deepEqual(
+			result.json('Post to Threads').map((json) => (json.message as { threadId: string }).threadId),
+			[project.mainThreadId, project.topics.release._id, project.mainThreadId],
 		);
 
 		assert.deepEqual(
