@@ -3,7 +3,10 @@
  * each comparison with both sides in the same run, several rounds, median and spread. Writes
  * bench/RESULTS.md. A report, not a test: nothing here fails on speed.
  *
- *   (a) Bot send text, 500 items over 20 conversations, to 500 users and to one chat, vs n8n's
+ *   (a) Bot send text as users configure it (bench/userSends.ts): Group Message > Send Text with its fields
+ *       as expressions vs HTTP Request with n8n's generic OAuth2 credential and one JSON-body expression,
+ *       both in one running n8n, also under the platform limit of (e) (BENCH_CPU_PROF=<dir> profiles
+ *       n8n; BENCH_USER_SENDS_ONLY=1 runs only these); then 500 items over 20 conversations, to 500 users and to one chat, vs n8n's
  *       HTTP Request node making the same calls with a Header Auth credential carrying a token
  *       fetched first (bench/sends.ts); (e) the same over 20 conversations under a platform rate
  *       limit of 50/s, bursts of 10, with a chart of delivered items per second.
@@ -14,14 +17,11 @@
  *   (f) Queue mode: the burst of (c) through nginx to 2 webhook processes and 2 workers (PostgreSQL,
  *       Redis; scripts/lib/queue-cluster.ts), Workplace Trigger vs Webhook, a fresh cluster per side:
  *       answers, executions, runs per worker, peak RSS and CPU time of each n8n process (bench/queue-burst.ts).
- *   (h) Bot send text as users configure it (bench/userSends.ts): Group Message > Send Text with its fields
- *       as expressions vs HTTP Request with n8n's generic OAuth2 credential and one JSON-body expression,
- *       both in one running n8n; also under the platform limit of (e). BENCH_CPU_PROF=<dir> profiles n8n.
  *   (g) Trigger: 1,000 deliveries with a wrong signature vs 1,000 signed ones at 20 in flight, one warm
  *       trigger set up as (c): deliveries/s, CPU seconds of n8n, every forged one 401 (bench/forged.ts).
  *
  * Switches: BENCH_ROUNDS (default 3), BENCH_TARGET (1 = n8n 1.x on Node 20, default; 2),
- * BENCH_ONLY=a,b,c,d,e,f,g,h (default all; a and e run together; one letter runs one section), BENCH_SEND_SCENARIOS (for a/e, e.g. "rate limit"), BENCH_BINARY_MODES=filesystem,database (for b), BENCH_KEEP=1 keeps the user folders.
+ * BENCH_ONLY=a,b,c,d,e,f,g (default all; a and e run together; one letter runs one section), BENCH_SEND_SCENARIOS (for a/e, e.g. "rate limit"), BENCH_BINARY_MODES=filesystem,database (for b), BENCH_KEEP=1 keeps the user folders.
  * For (c): BENCH_DELIVERIES (2000), BENCH_TRIGGER_SIDES (workplaceTrigger,workplaceTriggerBatched,webhook),
  * BENCH_RECORD_TIMEOUT_S (300), BENCH_PRODUCTION_CONCURRENCY (-1), BENCH_N8N_ENV (JSON, e.g. {"N8N_EXPRESSION_ENGINE":"legacy"}), BENCH_WARMUP (300).
  * For (g): BENCH_FORGED_DELIVERIES (1000 of each kind), BENCH_WARMUP and BENCH_N8N_ENV as for (c).
@@ -59,7 +59,7 @@ import { benchUserSends, userSendSection } from './userSends';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const TARGET = (process.env.BENCH_TARGET ?? '1') as TargetId;
-const ONLY = (process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g,h').split(',').map((s) => s.trim());
+const ONLY = (process.env.BENCH_ONLY ?? 'a,b,c,d,e,f,g').split(',').map((s) => s.trim());
 const LATENCY_MS = 20;
 /** Report file under bench/ (a partial run can write elsewhere than RESULTS.md). */
 const BENCH_OUT = process.env.BENCH_OUT ?? 'RESULTS.md';
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
 	const sections: string[] = [];
 	let inst: N8nInstall | undefined;
 	// (f) starts its own n8n processes from the tarball; the others share one user folder.
-	const inFolder = ['a', 'b', 'c', 'e', 'g', 'h'].filter((x) => ONLY.includes(x));
+	const inFolder = ['a', 'b', 'c', 'e', 'g'].filter((x) => ONLY.includes(x));
 	if (inFolder.length || ONLY.includes('f')) {
 		inst = findInstalled(TARGETS[TARGET]);
 		if (!inst) throw new Error(`n8n ${TARGETS[TARGET].n8nVersion} is not installed: run \`npm run n8n:install\``);
@@ -155,11 +155,11 @@ async function main(): Promise<void> {
 				});
 				if (ONLY.includes('a') || ONLY.includes('e')) {
 					log(`(a, e) Bot send text vs HTTP Request: n8n ${TARGETS[TARGET].n8nVersion}, ${ROUNDS} round(s)`);
-					sections.push(...sendSections(await benchSends(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
-				}
-				if (ONLY.includes('h')) {
-					log(`(h) Bot send text as users configure it vs HTTP Request (OAuth2): n8n ${TARGETS[TARGET].n8nVersion}, ${ROUNDS} round(s)`);
+					log(`(a, e) Bot send text as users configure it vs HTTP Request (OAuth2), in one running n8n`);
 					sections.push(...userSendSection(await benchUserSends(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
+					if (process.env.BENCH_USER_SENDS_ONLY !== '1') {
+						sections.push(...sendSections(await benchSends(inst, userFolder, env, sim, ROUNDS), `n8n ${TARGETS[TARGET].n8nVersion}`));
+					}
 				}
 				if (ONLY.includes('b')) {
 					log(`(b) Knowledge 256 MiB upload and download vs HTTP Request: ${BINARY_MODES.join(' and ')} mode, ${ROUNDS} round(s)`);

@@ -1,5 +1,5 @@
 /**
- * (h) Bot send text as users configure it, in one running `n8n start`: Workplace Bot (Group
+ * (a, e) Bot send text as users configure it, in one running `n8n start`: Workplace Bot (Group
  * Message > Send Text, Group ID, Topic ID and Text each an expression on the input item) vs n8n's
  * HTTP Request node (v4.2) posting the same body from one JSON-body expression with n8n's generic
  * OAuth2 credential (client credentials grant). 500 items over 20 conversations: a group's main
@@ -47,8 +47,8 @@ export interface UserSendRound {
 	failed: boolean;
 }
 
-const botCred = { id: credentialId('bench/h/workplaceBotOAuth2Api'), name: 'Workplace Bot (bench h)', type: 'workplaceBotOAuth2Api' };
-const oauthCred = { id: credentialId('bench/h/oAuth2Api'), name: 'OAuth2 client credentials (bench h)', type: 'oAuth2Api' };
+const botCred = { id: credentialId('bench/a-users/workplaceBotOAuth2Api'), name: 'Workplace Bot (bench a-users)', type: 'workplaceBotOAuth2Api' };
+const oauthCred = { id: credentialId('bench/a-users/oAuth2Api'), name: 'OAuth2 client credentials (bench a-users)', type: 'oAuth2Api' };
 const noData = () => ({});
 
 interface Conversation {
@@ -83,8 +83,8 @@ function sendNode(side: Side, simUrl: string) {
 }
 
 function workflow(side: Side, conversations: Conversation[], simUrl: string) {
-	const name = `bench h: ${side}`;
-	const hookPath = `bench-h-${side}`;
+	const name = `bench a-users: ${side}`;
+	const hookPath = `bench-a-users-${side}`;
 	const webhook = node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} }, {
 		settings: { webhookId: stableId('hook', hookPath) },
 	});
@@ -108,16 +108,16 @@ function inversions(bodies: Array<{ gid?: string; tid?: string; message?: { data
 
 /** The 20 conversations: the group's main chat, a direct chat's group and 18 topics. */
 function conversationsOf(sim: Simulator): Conversation[] {
-	const user = sim.state.addUser({ username: 'bench-h-direct' });
-	const group = sim.state.addGroup({ name: 'bench h', memberIds: [user._id] });
+	const user = sim.state.addUser({ username: 'bench-a-users-direct' });
+	const group = sim.state.addGroup({ name: 'bench a-users', memberIds: [user._id] });
 	const direct = sim.state.ensureDirectChat(user._id);
-	const topics = Array.from({ length: 18 }, (_, n) => sim.state.addTopic(group._id, `bench h topic ${n}`));
+	const topics = Array.from({ length: 18 }, (_, n) => sim.state.addTopic(group._id, `bench a-users topic ${n}`));
 	return [{ gid: group._id, tid: '' }, { gid: direct.gid, tid: '' }, ...topics.map((t) => ({ gid: group._id, tid: t._id }))];
 }
 
 export async function benchUserSends(inst: N8nInstall, userFolder: string, env: NodeJS.ProcessEnv, sim: Simulator, rounds: number): Promise<UserSendRound[]> {
 	const conversations = conversationsOf(sim);
-	const workDir = path.join(userFolder, 'bench-input-h');
+	const workDir = path.join(userFolder, 'bench-input-a-users');
 	fs.mkdirSync(workDir, { recursive: true });
 	await importCredentials(inst, env, [
 		{ ...botCred, data: { baseUrl: sim.url, clientId: sim.credentials.botClientId, clientSecret: sim.credentials.botClientSecret } },
@@ -207,7 +207,7 @@ const uniq = (values: Array<number | string>) => [...new Set(values.map(String))
 
 export function userSendSection(rounds: UserSendRound[], label: string): string[] {
 	const lines = [
-		`## (h) Bot send text as users configure it: Workplace Bot vs HTTP Request (${label})`,
+		`## (a) Bot send text as users configure it: Workplace Bot vs HTTP Request (${label})`,
 		'',
 		'One running `n8n start` (SQLite, defaults), both workflows active: Webhook → Code (500 items) → the sending node. Workplace Bot: Group Message > Send Text with Group ID, Topic ID and Text each an expression on the item. HTTP Request (v4.2): the same body from one JSON-body expression, n8n\'s generic OAuth2 credential (client credentials). 20 conversations: a group\'s main chat, a direct chat\'s group and 18 topics (item n to conversation n mod 20). One warm-up run per side, then the rounds with the sides taking turns. Time is the sending node\'s `executionTime`. Rate limit: the platform limit of (e), 50 requests/s, bursts of 10.',
 		'',
