@@ -57,6 +57,21 @@ export default tseslint.config(
 			],
 		},
 	},
+	// An item's parameters are read through nodeParameter (nodes/shared/parameters.ts): once per node run
+	// and item, `{{ $json.field }}` from the item. Webhook, trigger and picker code reads without an item.
+	{
+		files: ['nodes/**/*.ts'],
+		ignores: ['nodes/shared/parameters.ts'],
+		rules: {
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector: "CallExpression[callee.property.name='getNodeParameter'][arguments.1.name=/^(itemIndex|index|i)$/], CallExpression[callee.property.name='getNodeParameter'][arguments.1.type='Literal'][arguments.1.raw=/^[0-9]+$/]",
+					message: "Read an item's parameter with nodeParameter(ctx, name, itemIndex, ...) from nodes/shared/parameters.ts: once per node run and item.",
+				},
+			],
+		},
+	},
 	{
 		files: ['package.json'],
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
