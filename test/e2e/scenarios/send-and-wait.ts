@@ -47,7 +47,10 @@ export interface OpenInit {
 
 export interface Button {
 	label: string;
+	/** A link button (Answer In: Link). */
 	linkUri: string;
+	/** A postback button (Answer In: Chat): its answer token. */
+	data?: string;
 }
 
 /** The buttons template of a push. */
