@@ -78,7 +78,7 @@ export function workflowBody(side: Side, webhookId: string, credential: { id: st
 			? {
 					name: 'Workplace Trigger',
 					type: `${PACKAGE}.workplaceTrigger`,
-					typeVersion: 1,
+					typeVersion: 1.1,
 					parameters: {
 						verification: 'secret',
 						events: ['message'],

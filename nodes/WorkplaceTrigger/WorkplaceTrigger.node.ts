@@ -23,7 +23,10 @@ export class WorkplaceTrigger implements INodeType {
 		name: 'workplaceTrigger',
 		icon: { light: 'file:workplaceTrigger.svg', dark: 'file:workplaceTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Not 1: for a webhook node of version 1 n8n evaluates a legacy expression on every request
+		// (`parseRequestBody` in its webhook-helpers), which on n8n 2 costs an expression isolate per
+		// delivery even where an admin set N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (docs/performance.md).
+		version: 1.1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description:
 			'Starts the workflow when the Workplace platform delivers bot events (message, join, postback) or user events (created, updated, deleted), and hands taps on in-chat approval buttons to the waiting Send and Wait',

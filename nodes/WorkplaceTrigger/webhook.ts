@@ -168,10 +168,20 @@ async function attachPictures(
 }
 
 /**
+ * The content types n8n's webhook server parses (and so reads the raw body of) for a node of a
+ * version above 1 (`parseRequestBody` in n8n's webhook-helpers); other bodies are left to the node.
+ */
+function n8nParsesBodyOf(contentType: unknown): boolean {
+	const type = typeof contentType === 'string' ? contentType.toLowerCase() : '';
+	return ['application/json', 'text/plain', 'application/x-www-form-urlencoded'].some((t) => type.startsWith(t)) || /[/+]xml\b/.test(type);
+}
+
+/**
  * The delivery's bytes as they came, for its signature: n8n reads them into `req.rawBody` before
- * it calls webhook() (its body parser, for the JSON it parses). Where it has not, they are read
- * here with the request's `readRawBody()` (n8n's, declared on the request by n8n-workflow), and the
- * admin is told once; undefined when there are none to read (the delivery is then refused).
+ * it calls webhook() (its body parser, for the content types it parses). Where it has not, they are
+ * read here with the request's `readRawBody()` (n8n's, declared on the request by n8n-workflow); for
+ * a content type n8n parses the admin is told once; undefined when there are none to read (the
+ * delivery is then refused).
  */
 async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
 	const req = ctx.getRequestObject();
@@ -184,6 +194,7 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
 			await req.readRawBody();
 			const read: unknown = req.rawBody;
 			if (Buffer.isBuffer(read)) {
+				if (!n8nParsesBodyOf(req.headers['content-type'])) return read;
 				logTriggerOnce(
 					ctx,
 					'rawBody',

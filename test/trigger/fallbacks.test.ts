@@ -121,6 +121,14 @@ describe('raw body', () => {
 		expect(lines[0].message).toMatch(/n8n had not read the raw body of a delivery \(req\.rawBody\).*read it itself with req\.readRawBody\(\)/);
 	});
 
+	test('a content type n8n does not parse (node version above 1): the trigger reads the body itself, the run starts, no warning', async () => {
+		const bed1 = bed();
+		const signed = delivery('sent as octet-stream');
+		const outcome = await bed1.deliver({ ...signed, headers: { ...signed.headers, 'content-type': 'application/octet-stream' }, rawBodyRead: 'onRequest' });
+		expect([outcome.status, outcome.body, outcome.runStarted]).toEqual([200, { received: 1 }, true]);
+		expect(fallbacks(bed1.logs)).toEqual([]);
+	});
+
 	test('neither a raw body nor readRawBody(): answered 401, one warning saying no signature can be checked', async () => {
 		const none = bed();
 		const outcome = await none.deliver({ ...delivery('no bytes'), rawBodyRead: 'never' });

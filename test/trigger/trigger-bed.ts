@@ -213,7 +213,7 @@ export class TriggerBed {
 			id: this.nodeId,
 			name: 'Workplace Trigger',
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion: 1.1,
 			position: [0, 0],
 			parameters: deepCopy(options.parameters) as INode['parameters'],
 			webhookId: randomUUID(),

@@ -1014,9 +1014,9 @@ describe('description', () => {
 		expect(botEnvelope(messageEvent()).events).toHaveLength(1);
 	});
 
-	test('one version, 1; "Remember Received Events" offers both choices and defaults to On Every Delivery', () => {
+	test('one version, 1.1 (n8n evaluates a legacy expression per request for a webhook node of version 1); "Remember Received Events" offers both choices and defaults to On Every Delivery', () => {
 		const { description } = signedBed().nodeType();
-		expect(description.version).toBe(1);
+		expect(description.version).toBe(1.1);
 		expect(description.defaultVersion).toBeUndefined();
 		const options = description.properties.find((p) => p.name === 'options')?.options ?? [];
 		const remember = options.find((o) => 'name' in o && o.name === 'rememberEvents') as { default?: unknown; options?: Array<{ value: unknown }> };

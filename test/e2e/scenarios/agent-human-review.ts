@@ -69,7 +69,7 @@ const IN_CHAT = { sendTo: 'group', groupId: project._id, topicId: project.topics
 /** The workflow that receives the bot's events and hands taps on to waiting executions. */
 function tapsWorkflow(hookId: string, secret: { id: string; name: string }, bot: { id: string; name: string }): WorkflowJson {
 	const wf = chain([
-		{ ...node('Trigger', `${PACKAGE}.workplaceTrigger`, 1, { verification: 'secret', events: ['postback'], useBotCredential: true, options: {} }), after: [] },
+		{ ...node('Trigger', `${PACKAGE}.workplaceTrigger`, 1.1, { verification: 'secret', events: ['postback'], useBotCredential: true, options: {} }), after: [] },
 		node('Other Postbacks', 'n8n-nodes-base.noOp', 1, {}),
 	]);
 	for (const n of wf.nodes) {

@@ -90,7 +90,7 @@ export function approvalsWorkflow(
 			{ after },
 		);
 	const wf = chain([
-		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1, { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, options: triggerOptions }, { after: [] }),
+		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1.1, { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, options: triggerOptions }, { after: [] }),
 		filter('Direct', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:direct', 'Trigger'),
 		ask('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
 		node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),

@@ -58,7 +58,7 @@ export function triggerWorkflow(webhookId: string, parameters: Record<string, un
 				id: randomUUID(),
 				name: NODE_NAME,
 				type: `${PACKAGE}.workplaceTrigger`,
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				parameters: { verification: 'secret', ...parameters },
 				credentials: { workplaceWebhookApi: { id: secretId, name: 'Workplace webhook secret (e2e)' } },

@@ -86,7 +86,7 @@ export function triggerWorkflow(webhookId: string, parameters: Record<string, un
 				id: randomUUID(),
 				name: 'Workplace Trigger',
 				type: `${PACKAGE}.workplaceTrigger`,
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				parameters,
 				credentials,
