@@ -8,7 +8,7 @@ import { withLock } from './lock';
 import { defaultLogger, type Logger } from './logger';
 import { MARKER, NPM_DONE, readJson, sha256 } from './markers';
 import { ensureNodeRuntime, retry, systemRuntime, type NodeRuntime } from './node-runtime';
-import { cleanEnv, npmEnv } from './npm-env';
+import { cleanEnv, npmEnv, registryInstallEnv } from './npm-env';
 import { installDir, nodeRuntimeDir, npmCliPath, PACKAGE_NAME } from './paths';
 import type { N8nTarget } from './targets';
 
@@ -175,13 +175,13 @@ export async function ensureN8n(target: N8nTarget, options: EnsureOptions = {}):
 			fs.writeFileSync(logFile, `n8n ${target.n8nVersion} under Node ${node.version}, ${new Date().toISOString()}\n`);
 			log(`  [1/3] npm install n8n@${target.n8nVersion} --ignore-scripts (overrides: ${JSON.stringify(target.overrides)})`);
 			const t = Date.now();
-			await retry(2, log, () =>
+			await retry(2, log, (attempt) =>
 				runChecked(
 					node.bin,
 					[npmCli, 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn', '--progress=false'],
 					{
 						cwd: dir,
-						env: npmEnv(node.bin),
+						env: registryInstallEnv(node.bin, { fresh: attempt > 1 }),
 						timeoutMs: 40 * 60_000,
 						heartbeatMs: 30_000,
 						echoPrefix: '    ',

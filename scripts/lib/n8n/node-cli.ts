@@ -12,7 +12,7 @@ import { withLock } from './lock';
 import { defaultLogger, type Logger } from './logger';
 import { MARKER, readJson, sha256 } from './markers';
 import { retry } from './node-runtime';
-import { npmEnv } from './npm-env';
+import { registryInstallEnv } from './npm-env';
 import { cacheRoot, npmCliPath, PACKAGE_NAME, repoRoot } from './paths';
 
 /** Pinned: the release whose ESLint plugin (@n8n/eslint-plugin-community-nodes 0.32.0) this package's own lint uses too. */
@@ -79,11 +79,11 @@ export async function ensureNodeCli(log: Logger = defaultLogger): Promise<NodeCl
 		fs.mkdirSync(dir, { recursive: true });
 		fs.writeFileSync(path.join(dir, 'package.json'), packageJsonText);
 		const logFile = path.join(dir, 'install.log');
-		await retry(2, log, () =>
+		await retry(2, log, (attempt) =>
 			runChecked(
 				process.execPath,
 				[npmCliPath(), 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn', '--progress=false'],
-				{ cwd: dir, env: npmEnv(process.execPath), timeoutMs: 20 * 60_000, heartbeatMs: 30_000, echoPrefix: '  ', echoFilter: (l) => /^npm (error|ERR)|^added \d+/.test(l), logFile },
+				{ cwd: dir, env: registryInstallEnv(process.execPath, { fresh: attempt > 1 }), timeoutMs: 20 * 60_000, heartbeatMs: 30_000, echoPrefix: '  ', echoFilter: (l) => /^npm (error|ERR)|^added \d+/.test(l), logFile },
 			),
 		);
 		const inst = describeInstall(dir);

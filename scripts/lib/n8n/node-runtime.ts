@@ -6,7 +6,7 @@ import { formatDuration, interrupted, runChecked, sleep } from '../proc';
 import { withLock } from './lock';
 import type { Logger } from './logger';
 import { MARKER, readJson } from './markers';
-import { npmEnv } from './npm-env';
+import { registryInstallEnv } from './npm-env';
 import { nodeRuntimeDir, npmCliPath } from './paths';
 import type { NodeRuntimeSpec } from './targets';
 
@@ -71,11 +71,11 @@ export async function ensureNodeRuntime(spec: NodeRuntimeSpec, log: Logger): Pro
 			path.join(dir, 'package.json'),
 			JSON.stringify({ name: `node${spec.major}-runtime`, private: true, dependencies: { [pkg]: version } }, null, 2),
 		);
-		await retry(2, log, () =>
+		await retry(2, log, (attempt) =>
 			runChecked(
 				process.execPath,
 				[npmCliPath(), 'install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-				{ cwd: dir, env: npmEnv(process.execPath), timeoutMs: 15 * 60_000, heartbeatMs: 30_000, echoPrefix: '    ' },
+				{ cwd: dir, env: registryInstallEnv(process.execPath, { fresh: attempt > 1 }), timeoutMs: 15 * 60_000, heartbeatMs: 30_000, echoPrefix: '    ' },
 			),
 		);
 		const v = (await runChecked(bin, ['--version'], { timeoutMs: 30_000 })).stdout.trim();
@@ -87,10 +87,10 @@ export async function ensureNodeRuntime(spec: NodeRuntimeSpec, log: Logger): Pro
 	});
 }
 
-export async function retry<T>(attempts: number, log: Logger, fn: () => Promise<T>): Promise<T> {
+export async function retry<T>(attempts: number, log: Logger, fn: (attempt: number) => Promise<T>): Promise<T> {
 	for (let i = 1; ; i++) {
 		try {
-			return await fn();
+			return await fn(i);
 		} catch (e) {
 			if (i >= attempts || interrupted()) throw e;
 			log(`  attempt ${i} failed, retrying: ${String((e as Error).message).split('\n')[0]}`);

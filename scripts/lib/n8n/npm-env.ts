@@ -29,3 +29,21 @@ export function npmEnv(nodeBin: string, extra: NodeJS.ProcessEnv = {}): NodeJS.P
 		...extra,
 	});
 }
+
+/**
+ * Installs from the registry resolve as the registry stood on this day (npm's `before`): the same
+ * tree on every machine, and none of the newest releases, whose packuments the registry may still
+ * serve without them for a while. Seen on a cold `.ci/run` (2026-11-27): n8n 2.0.3's install picked
+ * the newest @aws-sdk/credential-provider-node, whose dependency @aws-sdk/credential-provider-env
+ * ^3.972.86 the registry's packument did not list yet (ETARGET, twice in a row). Every n8n release
+ * the tests install came out before this day.
+ */
+export const RESOLVED_AS_OF = '2026-11-15';
+
+/**
+ * The environment of an `npm install` from the registry: npmEnv, resolved as of RESOLVED_AS_OF;
+ * `fresh` (a retry) revalidates every packument instead of trusting the cache.
+ */
+export function registryInstallEnv(nodeBin: string, { fresh = false }: { fresh?: boolean } = {}): NodeJS.ProcessEnv {
+	return npmEnv(nodeBin, { npm_config_before: RESOLVED_AS_OF, ...(fresh ? { npm_config_prefer_online: 'true' } : {}) });
+}
