@@ -4,5 +4,7 @@ module.exports = {
 	roots: ['<rootDir>/build/test'],
 	testMatch: ['**/*.test.js'],
 	setupFilesAfterEnv: ['<rootDir>/build/test/helpers/jest-setup.js'],
+	// refuses compiled code older than its sources
+	globalSetup: '<rootDir>/scripts/jest-fresh-build.js',
 	testTimeout: 60000,
 };

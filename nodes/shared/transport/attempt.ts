@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { RequestContext, WorkplaceResponse } from './index';
+import type { RequestContext, WorkplaceResponse } from './types';
 
 /** One attempt at a call and how to read what came back: an answer, or no answer at all. */
 

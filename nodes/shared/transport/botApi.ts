@@ -11,7 +11,7 @@ import { apiPath } from './apiPath';
 import { BOT_TOKEN } from './botToken';
 import { nameForContentType, responseToBinary } from '../binary';
 import { runBotCredentialTest } from '../credentialTests/botTest';
-import type { ApiDefinition } from './index';
+import type { ApiDefinition } from './types';
 import { apiAt, requestTo } from './index';
 
 /** The bot API (v1, v2 and image retrieval) under {base_url}, signed with the bot's OAuth token. */

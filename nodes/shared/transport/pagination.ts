@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { workplaceRequest } from './request';
-import type { ApiDefinition, RequestContext, WorkplaceRequest } from './index';
+import type { ApiDefinition, RequestContext, WorkplaceRequest } from './types';
 
 export interface ListEnvelope<T> {
 	data?: T[];

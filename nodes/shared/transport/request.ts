@@ -21,7 +21,7 @@ import {
 	withinLimit,
 } from './timeLimit';
 import { sendWithSharedToken, tokenError, tokenFailure } from './tokenCall';
-import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './index';
+import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './types';
 
 const IDEMPOTENT_METHODS = new Set<string>(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
