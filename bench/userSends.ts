@@ -17,7 +17,7 @@ import { fetchWebhook, importCredentials, importWorkflows, startN8nServer, type 
 import type { Simulator } from '../simulator';
 import { chain, credentialId, node, stableId, workflowId } from '../test/e2e/workflow';
 import { log, nodeRun, stat } from './lib';
-import { RATE_LIMIT } from './sends';
+import { RATE_LIMIT, type SendRound } from './sends';
 
 const ITEMS = 500;
 const PACKAGE = 'n8n-nodes-workplace';
@@ -31,21 +31,8 @@ const SIDE_NAMES: Record<Side, string> = {
 	httpRequestOAuth2: 'HTTP Request (OAuth2 credential, JSON-body expression)',
 };
 
-export interface UserSendRound {
-	side: Side;
-	scenario: Scenario;
-	/** The sending node's own time as n8n records it. */
-	nodeMs: number;
-	itemsPerSecond: number;
-	sends: number;
-	refused: number;
-	delivered: number;
-	duplicated: number;
-	missing: number;
-	/** Adjacent arrivals out of item order, summed over the conversations. */
-	inversions: number;
-	failed: boolean;
-}
+/** A round's figures, as (a)'s `n8n execute` rounds count them (no token or series columns here). */
+export type UserSendRound = Omit<SendRound, 'side' | 'scenario' | 'tokenRequests' | 'series'> & { side: Side; scenario: Scenario };
 
 const botCred = { id: credentialId('bench/a-users/workplaceBotOAuth2Api'), name: 'Workplace Bot (bench a-users)', type: 'workplaceBotOAuth2Api' };
 const oauthCred = { id: credentialId('bench/a-users/oAuth2Api'), name: 'OAuth2 client credentials (bench a-users)', type: 'oAuth2Api' };
