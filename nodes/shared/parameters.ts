@@ -42,6 +42,9 @@ function valueAtPath(source: Value, path: string[]): Value {
 	return value;
 }
 
+const isLocator = (value: Value): value is IDataObject =>
+	value !== null && typeof value === 'object' && (value as IDataObject).__rl === true;
+
 const isPrimitive = (value: Value): value is string | number | boolean =>
 	typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean';
 
@@ -65,12 +68,11 @@ class RunParameters {
 	}
 
 	read(name: string, itemIndex: number, fallback: Value, options: IGetNodeParameterOptions | undefined): Value {
-		const raw = valueAtPath(this.raw, name.split('.'));
+		const raw = this.rawOf(name);
 		if (raw === undefined && fallback !== undefined) return fallback;
 		// extractValue changes only a resource locator: one read serves both kinds of call
-		const isLocator = raw !== null && typeof raw === 'object' && (raw as IDataObject).__rl === true;
 		const { extractValue, ...others } = options ?? {};
-		const keyOptions = isLocator ? { ...others, extractValue } : others;
+		const keyOptions = isLocator(raw) ? { ...others, extractValue } : others;
 		const key = `${name}\u0000${JSON.stringify(keyOptions)}`;
 		if (raw !== undefined && !containsExpression(raw)) {
 			if (!this.fixed.has(key)) this.fixed.set(key, this.fromN8n(name, itemIndex, fallback, options));
@@ -92,10 +94,13 @@ class RunParameters {
 	}
 
 	locatorMode(name: string): string | undefined {
-		const raw = valueAtPath(this.raw, name.split('.'));
-		if (raw === null || typeof raw !== 'object' || (raw as IDataObject).__rl !== true) return undefined;
-		const mode = (raw as IDataObject).mode;
-		return typeof mode === 'string' ? mode : undefined;
+		const raw = this.rawOf(name);
+		return isLocator(raw) && typeof raw.mode === 'string' ? raw.mode : undefined;
+	}
+
+	/** The parameter as saved in the workflow, expressions unevaluated. */
+	private rawOf(name: string): Value {
+		return valueAtPath(this.raw, name.split('.'));
 	}
 
 	private stopReadingInputFields(name: string): void {
@@ -111,9 +116,9 @@ class RunParameters {
 	private fromInputField(raw: Value, itemIndex: number, options: IGetNodeParameterOptions | undefined): Value {
 		if (!inputFieldsAgree || !this.readsInputFields || options?.ensureType || options?.rawExpressions) return undefined;
 		let expression = raw;
-		if (raw !== null && typeof raw === 'object' && (raw as IDataObject).__rl === true) {
+		if (isLocator(raw)) {
 			if (!options?.extractValue) return undefined;
-			expression = (raw as IDataObject).value;
+			expression = raw.value;
 		}
 		if (typeof expression !== 'string') return undefined;
 		const match = INPUT_FIELD_EXPRESSION.exec(expression);
