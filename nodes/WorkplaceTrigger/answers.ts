@@ -7,13 +7,16 @@
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { AnswerReply, AnswerToken } from '../shared/inChatAnswer';
+import type { AnswerReply, AnswerToken, Ballot, ForwardedDelivery } from '../shared/inChatAnswer';
 import { NOT_WAITING_REPLY, answererOf, decodeAnswerToken, fillUser, isAnswerData, readAnswerReply, resumeUrlOf } from '../shared/inChatAnswer';
 import { processMap } from '../shared/processMemory';
 import { botRequest } from '../shared/transport/botApi';
 import { handRetryPolicy } from '../shared/transport/retryPolicy';
 import { isPlainObject } from '../shared/validation';
+import type { BallotStore } from './ballots';
+import { forgetBallots, heldBallots, keepBallots, unionOf } from './ballots';
 import { chatOf } from './delivery';
+import { scheduleRechecks } from './recheck';
 import { logTrigger } from './log';
 
 /** How long the waiting node may take to answer a forwarded tap. */
@@ -75,11 +78,11 @@ type Forwarded =
 	| { kind: 'refused'; status: number; message: string }
 	| { kind: 'failed'; message: string };
 
-async function forward(ctx: IWebhookFunctions, url: string, host: string | undefined, raw: Buffer, signature: string): Promise<Forwarded> {
+async function forward(ctx: IWebhookFunctions, url: string, host: string | undefined, body: ForwardedDelivery): Promise<Forwarded> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url,
-		body: { delivery: raw.toString('base64'), signature },
+		body,
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -101,7 +104,7 @@ async function forward(ctx: IWebhookFunctions, url: string, host: string | undef
 }
 
 /** Posts a reply in the tap's chat or topic. */
-async function postReply(ctx: IWebhookFunctions, event: IDataObject, text: string): Promise<void> {
+export async function postReply(ctx: IWebhookFunctions, event: IDataObject, text: string): Promise<void> {
 	const { groupId, topicId } = chatOf(event);
 	if (!groupId) return;
 	handRetryPolicy(ctx, 0, { maxRateLimitRetries: 1, maxRetryWaitSeconds: 5, maxServerErrorRetries: 0, timeoutSeconds: REPLY_TIMEOUT_SECONDS });
@@ -123,15 +126,15 @@ export interface AnswerResult {
 }
 
 /** One tap's outcome and the text the bot should post for it ('' for none). */
-interface Handed extends AnswerResult {
+export interface Handed extends AnswerResult {
 	reply: string;
 }
 
-/** Hands a tap to the resume URL of its token and reads what came back; logs what an admin should know. */
-async function handOn(ctx: IWebhookFunctions, token: AnswerToken, raw: Buffer, signature: string, resumeBaseUrl: unknown): Promise<Handed> {
+/** Hands a tap (or a recount: earlier taps only) to the resume URL of its token and reads what came back; logs what an admin should know. */
+export async function handOn(ctx: IWebhookFunctions, token: AnswerToken, body: ForwardedDelivery, resumeBaseUrl: unknown): Promise<Handed> {
 	const base = waitingBase(ctx, resumeBaseUrl);
 	const result: Forwarded = base
-		? await forward(ctx, resumeUrlOf(base.url, token), base.host, raw, signature)
+		? await forward(ctx, resumeUrlOf(base.url, token), base.host, body)
 		: { kind: 'failed', message: 'the option Resume Base URL is not a URL' };
 	switch (result.kind) {
 		case 'answered':
@@ -158,6 +161,7 @@ async function handOn(ctx: IWebhookFunctions, token: AnswerToken, raw: Buffer, s
 const REPEATABLE_REPLIES: Partial<Record<AnswerResult['outcome'], string>> = {
 	notAllowed: 'notAllowed',
 	alreadyAnswered: 'late',
+	alreadyVoted: 'alreadyVoted',
 	notWaiting: 'late',
 	failed: 'failed',
 };
@@ -208,13 +212,23 @@ async function oneAtATime<T>(request: string, work: () => Promise<T>): Promise<T
 	return await turn;
 }
 
-/** Hands one tap to its waiting execution and posts what the bot should say. */
+/** What the kept taps of a question become after an outcome: kept with this one when counted, forgotten once decided. */
+export function afterOutcome(store: BallotStore, request: string, outcome: AnswerResult['outcome'], counted: Ballot[]): void {
+	if (outcome === 'counted') keepBallots(store, request, counted);
+	if (outcome === 'resumed' || outcome === 'alreadyAnswered' || outcome === 'notWaiting') forgetBallots(store, request);
+}
+
+/**
+ * Hands one tap to its waiting execution, with the earlier counted taps of the same question, and
+ * posts what the bot should say. A counted tap is kept; in production, recount.ts checks later
+ * that no other process counted taps this one did not see.
+ */
 export async function handleAnswer(
 	ctx: IWebhookFunctions,
 	event: IDataObject,
-	raw: Buffer,
-	signature: string,
+	tap: Ballot,
 	resumeBaseUrl: unknown,
+	store: BallotStore,
 ): Promise<AnswerResult> {
 	const token = decodeAnswerToken((event.postback as IDataObject).data as string);
 	if (!token) {
@@ -223,7 +237,11 @@ export async function handleAnswer(
 	}
 	const request = `${token.executionId}:${token.nodeId}:${token.nonce}`;
 	return await oneAtATime(request, async () => {
-		const handed = await handOn(ctx, token, raw, signature, resumeBaseUrl);
+		const earlier = heldBallots(store, request).filter((ballot) => ballot.delivery !== tap.delivery);
+		const handed = await handOn(ctx, token, earlier.length ? { ...tap, ballots: earlier } : { ...tap }, resumeBaseUrl);
+		const counted = unionOf(earlier, [tap]);
+		afterOutcome(store, request, handed.outcome, counted);
+		if (handed.outcome === 'counted' && store.staticData) scheduleRechecks(ctx, { request, ballots: counted, round: 0 }, resumeBaseUrl, store);
 		if (handed.reply.trim() !== '') await replyOnce(ctx, event, request, handed);
 		return { outcome: handed.outcome };
 	});

@@ -10,6 +10,10 @@ import { PICTURE_TIMEOUT_SECONDS } from './description';
 import { logTrigger, logTriggerOnce, webhookCredentialName } from './log';
 import type { AnswerResult } from './answers';
 import { handleAnswer, isAnswerEvent } from './answers';
+import type { BallotStore } from './ballots';
+import { writeBack } from './ballots';
+import { answerRecount } from './recount';
+import { readRecount } from './recheck';
 import { answerWhenRunStarts } from './pacing';
 import { downloadWithinLimit, pictureError } from './picture';
 import {
@@ -90,6 +94,7 @@ async function handTapsOn(
 	signature: string,
 	resumeBaseUrl: unknown,
 	dedupe: Dedupe | undefined,
+	store: BallotStore,
 ): Promise<AnswerResult[] | 'inProgress'> {
 	const keys = taps.map(botEventKey);
 	const claim = dedupe && claimEventKeys(dedupe.scope, dedupe.staticData, RECENT_EVENTS_FIELD, keys, dedupe.rememberEvents);
@@ -97,7 +102,8 @@ async function handTapsOn(
 	if (claim && !fresh.length && claim.inProgress) return 'inProgress';
 	await claim?.settle();
 	const results: AnswerResult[] = [];
-	for (const event of fresh) results.push(await handleAnswer(ctx, event, body, signature, resumeBaseUrl));
+	const tap = { delivery: body.toString('base64'), signature };
+	for (const event of fresh) results.push(await handleAnswer(ctx, event, tap, resumeBaseUrl, store));
 	claim?.release(fresh.filter((_, i) => results[i].outcome === 'failed').map(botEventKey));
 	claim?.answered();
 	return results;
@@ -266,16 +272,21 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	// 2. Shape.
 	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
-	const delivery = parseDelivery(body, headers['x-service-event']);
-	if (delivery.kind === 'malformed') return reply(this, 400, `Malformed delivery: ${delivery.reason}`);
-
-	// 3. Selected events and filters.
-	const selected = this.getNodeParameter('events', []) as string[];
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const staticData = this.getWorkflowStaticData('node');
 	const node = this.getNode();
 	const scope = `${this.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
 	const production = this.getMode() !== 'manual';
+	// Counted in-chat votes this process holds are written back with every delivery (ballots.ts).
+	const ballots: BallotStore = { scope, staticData: production ? staticData : undefined };
+	writeBack(ballots);
+	const recount = this.getNodeParameter('verification', 'secret') === 'secret' ? readRecount(body) : undefined;
+	if (recount) return reply(this, 200, `Recount of in-chat votes: ${await answerRecount(this, recount, ballots, options.resumeBaseUrl)}`);
+	const delivery = parseDelivery(body, headers['x-service-event']);
+	if (delivery.kind === 'malformed') return reply(this, 400, `Malformed delivery: ${delivery.reason}`);
+
+	// 3. Selected events and filters.
+	const selected = this.getNodeParameter('events', []) as string[];
 	let candidates: Candidate[] = [];
 
 	// In-chat answers to Send and Wait go to their waiting executions, whatever the Events and filters.
@@ -284,7 +295,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		const taps = delivery.events.filter(isAnswerEvent);
 		delivery.events = delivery.events.filter((event) => !isAnswerEvent(event));
 		const dedupe = production ? { scope, staticData, rememberEvents: options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS } : undefined;
-		const handed = await handTapsOn(this, taps, body, String(headers['x-service-signature'] ?? ''), options.resumeBaseUrl, dedupe);
+		const handed = await handTapsOn(this, taps, body, String(headers['x-service-signature'] ?? ''), options.resumeBaseUrl, dedupe, ballots);
 		if (handed === 'inProgress') return askAgainLater(this, 'The first delivery of this tap is still being handed on; retry later');
 		if (handed.some((a) => a.outcome === 'failed')) {
 			// Nothing else of the delivery is claimed yet: its redelivery brings the tap and any event again.

@@ -86,25 +86,48 @@ export function resumeUrlOf(waitingBaseUrl: string, token: AnswerToken): string 
 	return url.toString();
 }
 
-/** What the trigger posts to the resume URL: the delivery's bytes and the platform's signature of them. */
-export interface ForwardedDelivery {
-	/** The raw body of the delivery, base64. */
+/** One signed tap as the platform delivered it: the delivery's bytes (base64) and its X-Service-Signature. */
+export interface Ballot {
 	delivery: string;
-	/** Its X-Service-Signature header, as received. */
 	signature: string;
 }
 
-export function readForwardedDelivery(body: unknown): { raw: Buffer; signature: string } | undefined {
-	if (!isPlainObject(body) || typeof body.delivery !== 'string' || typeof body.signature !== 'string') return undefined;
-	if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.delivery)) return undefined;
-	return { raw: Buffer.from(body.delivery, 'base64'), signature: body.signature };
+/**
+ * What the trigger posts to the resume URL: the tap's delivery and, for a request that needs
+ * several approvers, the earlier taps on the same message it holds (each signed by the platform,
+ * so the waiting node counts them without trusting the trigger). A recount carries no new tap.
+ */
+export interface ForwardedDelivery extends Partial<Ballot> {
+	ballots?: Ballot[];
+}
+
+/** The most earlier taps one forward carries. */
+export const MAX_BALLOTS = 100;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function isBallot(value: unknown): value is Ballot {
+	return isPlainObject(value) && typeof value.delivery === 'string' && typeof value.signature === 'string' && BASE64.test(value.delivery);
+}
+
+/** The new tap (absent in a recount) and the earlier taps of a forward; undefined when malformed. */
+export function readForwardedDelivery(body: unknown): { tap?: { raw: Buffer; signature: string }; ballots: Ballot[] } | undefined {
+	if (!isPlainObject(body)) return undefined;
+	const ballots = body.ballots === undefined ? [] : body.ballots;
+	if (!Array.isArray(ballots) || ballots.length > MAX_BALLOTS || !ballots.every(isBallot)) return undefined;
+	if (body.delivery === undefined && body.signature === undefined) return ballots.length > 0 ? { ballots } : undefined;
+	const tap = { delivery: body.delivery, signature: body.signature };
+	if (!isBallot(tap)) return undefined;
+	return { tap: { raw: Buffer.from(tap.delivery, 'base64'), signature: tap.signature }, ballots };
 }
 
 /**
  * What the waiting node answers the trigger (JSON): whether the execution resumed, and a text the
  * bot should post in the chat the tap came from (a confirmation, or why the tap changed nothing).
  */
-export type AnswerOutcome = 'resumed' | 'notAllowed' | 'alreadyAnswered' | 'invalid' | 'misconfigured';
+export type AnswerOutcome = 'resumed' | 'counted' | 'alreadyVoted' | 'notAllowed' | 'alreadyAnswered' | 'invalid' | 'misconfigured';
+
+const OUTCOMES: readonly string[] = ['resumed', 'counted', 'alreadyVoted', 'notAllowed', 'alreadyAnswered', 'invalid', 'misconfigured'];
 
 export interface AnswerReply extends IDataObject {
 	outcome: AnswerOutcome;
@@ -115,8 +138,7 @@ export interface AnswerReply extends IDataObject {
 
 export function readAnswerReply(body: unknown): AnswerReply | undefined {
 	if (!isPlainObject(body) || typeof body.outcome !== 'string') return undefined;
-	const outcomes: string[] = ['resumed', 'notAllowed', 'alreadyAnswered', 'invalid', 'misconfigured'];
-	if (!outcomes.includes(body.outcome)) return undefined;
+	if (!OUTCOMES.includes(body.outcome)) return undefined;
 	return {
 		outcome: body.outcome as AnswerOutcome,
 		reply: typeof body.reply === 'string' ? body.reply : '',
@@ -126,6 +148,9 @@ export function readAnswerReply(body: unknown): AnswerReply | undefined {
 
 /** What the waiting node answers a tap that comes after the answer it recorded (a fixed text). */
 export const ALREADY_ANSWERED_REPLY = 'This request was already answered.';
+
+/** What the waiting node answers a second tap of someone whose vote was counted (a fixed text). */
+export const ALREADY_VOTED_REPLY = '{user}, your vote was already counted.';
 
 /**
  * What the trigger posts to a tap n8n itself refused because the execution no longer waits

@@ -28,7 +28,7 @@ import type { SentMessage } from './sendAndWait/answerData';
 import { sentMessageOf } from './sendAndWait/answerData';
 import type { ResponseType, SentButton } from './sendAndWait/body';
 import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sendAndWait/body';
-import { sendAndWaitFields } from './sendAndWait/description';
+import { MAX_APPROVALS_REQUIRED, sendAndWaitFields } from './sendAndWait/description';
 import { customFormFields } from './sendAndWait/form';
 import { readWaitTill } from './sendAndWait/waitTill';
 import { nodeParameter } from '../../../shared/parameters';
@@ -76,6 +76,27 @@ async function thread(ctx: IExecuteFunctions, itemIndex: number, recipient: Reci
 }
 
 /**
+ * Approvals Required, checked before anything is sent: a whole number within the limit that the
+ * people who may answer can reach (Allowed Approvers, or the one recipient of a direct chat).
+ */
+function checkApprovalsRequired(ctx: IExecuteFunctions, itemIndex: number): void {
+	const required = nodeParameter(ctx, 'approvalsRequired', itemIndex, 1) as unknown;
+	if (typeof required !== 'number' || !Number.isInteger(required) || required < 1 || required > MAX_APPROVALS_REQUIRED) {
+		throw invalidInput(ctx, itemIndex, 'Approvals Required', `must be a whole number from 1 to ${MAX_APPROVALS_REQUIRED}`, required);
+	}
+	if (required === 1) return;
+	const approvers = String(nodeParameter(ctx, 'allowedApprovers', itemIndex, '') ?? '')
+		.split(/[\s,]+/)
+		.filter(Boolean);
+	if (approvers.length > 0 && approvers.length < required) {
+		throw invalidInput(ctx, itemIndex, 'Approvals Required', `must not exceed the ${approvers.length} Allowed Approvers`, required);
+	}
+	if (approvers.length === 0 && nodeParameter(ctx, 'sendTo', itemIndex, 'user') !== 'group') {
+		throw invalidInput(ctx, itemIndex, 'Approvals Required', 'must be 1 in a direct chat without Allowed Approvers (only the recipient may answer)', required);
+	}
+}
+
+/**
  * One message per execution: the first item sends and waits, the others add nothing. Output
  * while waiting: `{ gid, tid, results, waitTill }`.
  */
@@ -106,6 +127,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			{ itemIndex },
 		);
 	}
+	if (inChat) checkApprovalsRequired(this, itemIndex);
 	const nonce = randomBytes(6).toString('base64url');
 	// Also checks that n8n signs resume URLs (the tokens are made of its signatures).
 	const sign = resumeUrlSigner(this, itemIndex, nonce);

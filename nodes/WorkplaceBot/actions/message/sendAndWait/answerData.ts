@@ -31,7 +31,7 @@ export interface SentMessage extends IDataObject {
 }
 
 /** The fields the node adds to `data` next to the answer; a Custom Form field may not be labelled like one. */
-export const OUTPUT_FIELDS = ['responder', 'respondedAt', 'messageId', 'groupId', 'threadId', 'timedOut'] as const;
+export const OUTPUT_FIELDS = ['responder', 'respondedAt', 'responders', 'messageId', 'groupId', 'threadId', 'timedOut'] as const;
 
 const MESSAGE_KEYS = ['messageId', 'groupId', 'threadId'] as const;
 

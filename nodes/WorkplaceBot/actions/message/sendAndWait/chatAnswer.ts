@@ -7,22 +7,30 @@
  *    so someone who learns the URL cannot answer as someone else;
  * 3. a postback event in the delivery carrying this very token;
  * 4. who tapped: an allowed approver, else a reply for the chat and no resume;
- * 5. the first answer wins (in this process; n8n refuses a second resume of one execution).
+ * 5. the votes: with Approvals Required above 1, the earlier taps the trigger sent along
+ *    (./votes.ts) and this one are counted, a person's second tap is not; until they decide, the
+ *    tap is confirmed ("2 of 3 approvals") and the execution keeps waiting;
+ * 6. the first decision wins (in this process; n8n refuses a second resume of one execution).
+ * A recount (earlier taps, no new one) comes from a trigger that learned of taps another n8n
+ * process counted: it resumes when they decide, and posts nothing otherwise.
  * The answer to the trigger is JSON: the outcome and a text for the bot to post (a confirmation,
  * or why nothing changed). On a resume n8n sends it, after it has taken the resume (n8n 2).
  * The execution goes on with `{data: {approved, responder: {id, username, source: 'chat'},
- * respondedAt, messageId, groupId, threadId}}` (./answerData.ts).
+ * respondedAt, messageId, groupId, threadId}}` (./answerData.ts): `responder` is who decided; with
+ * Approvals Required above 1 `responders` lists every counted person with their answer and time.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { Answerer, AnswerOutcome, AnswerReply } from '../../../../shared/inChatAnswer';
-import { ALREADY_ANSWERED_REPLY, answererOf, encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
+import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, answererOf, encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
 import { parseDelivery } from '../../../../shared/delivery';
 import type { Responder } from './answerData';
 import { answerData, waitingMessage } from './answerData';
 import { DEFAULT_CHAT_TEXTS } from './description';
+import type { DeclineRule, Question, Tally, Vote } from './votes';
+import { ballotVotes, hasVoted, tally } from './votes';
 
 function respond(ctx: IWebhookFunctions, status: number, outcome: AnswerOutcome, message: string, reply = ''): IWebhookResponseData {
 	const body: AnswerReply = { outcome, message, reply };
@@ -59,76 +67,114 @@ export function mayAnswer(ctx: IWebhookFunctions, user: Answerer): boolean {
 	return String(recipient ?? '').trim() === user.userId;
 }
 
-/** The time of the tap as the platform sent it, else now. */
-function respondedAt(event: IDataObject): string {
-	const at = typeof event.timestamp === 'string' ? Date.parse(event.timestamp) : NaN;
-	return new Date(Number.isFinite(at) ? at : Date.now()).toISOString();
+function iso(ms: number): string {
+	return new Date(ms).toISOString();
 }
 
-/** Who tapped, as n8n names a responder: the postback names an ID and a username, no display name. */
+/** Who answered, as n8n names a responder: the postback names an ID and a username, no display name. */
 function responderOf(user: Answerer): Responder {
 	return user.username === '' ? { id: user.userId, source: 'chat' } : { id: user.userId, username: user.username, source: 'chat' };
 }
 
-export async function chatAnswerWebhook(
-	ctx: IWebhookFunctions,
-	query: Record<string, string>,
-	claimAnswer: (key: string) => boolean,
-): Promise<IWebhookResponseData> {
-	const forwarded = readForwardedDelivery(ctx.getBodyData());
-	if (!forwarded) return respond(ctx, 400, 'invalid', 'Expected {delivery, signature}: a delivery of the platform as the Workplace Trigger received it');
+/** How many distinct allowed approvers must approve (1: the first answer decides), and what a decline does. */
+function approvalRule(ctx: IWebhookFunctions): { required: number; rule: DeclineRule } {
+	const required = Number(ctx.getNodeParameter('approvalsRequired', '1'));
+	const rule = ctx.getNodeParameter('declineRule', 'oneDeclines') === 'countDeclines' ? 'countDeclines' : 'oneDeclines';
+	return { required: Number.isInteger(required) && required > 1 ? required : 1, rule };
+}
 
-	let secret: string | undefined;
+/** The webhook secret of the node's Workplace Webhook API credential; undefined when there is none. */
+async function webhookSecret(ctx: IWebhookFunctions): Promise<string | undefined> {
 	try {
 		const credential = await ctx.getCredentials<{ secret?: string }>('workplaceWebhookApi');
-		secret = typeof credential.secret === 'string' && credential.secret !== '' ? credential.secret : undefined;
+		return typeof credential.secret === 'string' && credential.secret !== '' ? credential.secret : undefined;
 	} catch {
-		secret = undefined;
+		return undefined;
 	}
-	if (!secret) {
-		return respond(
-			ctx,
-			500,
-			'misconfigured',
-			'Send and Wait cannot verify in-chat answers: select a Workplace Webhook API credential with the webhook secret in the Workplace Bot node',
-		);
-	}
-	if (checkSignature(secret, forwarded.raw, forwarded.signature) !== 'valid') {
+}
+
+/** The new tap of a forward: who tapped and their vote, when it is a genuine tap on this message; else the refusal. */
+function readTap(ctx: IWebhookFunctions, secret: string, question: Question, query: Record<string, string>, tap: { raw: Buffer; signature: string }): Vote | IWebhookResponseData {
+	if (checkSignature(secret, tap.raw, tap.signature) !== 'valid') {
 		return respond(ctx, 401, 'invalid', "The delivery's X-Service-Signature does not match the webhook secret of the Send and Wait node");
 	}
-
-	const delivery = parseDelivery(forwarded.raw, undefined);
-	const node = ctx.getNode();
-	const executionId = String(ctx.getExecutionId());
-	const expected = encodeAnswerToken({
-		executionId,
-		nodeId: node.id,
-		nonce: query.nonce,
-		answer: query.answer === 'a' ? 'a' : 'd',
-		signature: query.signature,
-	});
+	const delivery = parseDelivery(tap.raw, undefined);
+	const answer = query.answer === 'a' ? 'a' : 'd';
+	const expected = encodeAnswerToken({ ...question, answer, signature: query.signature });
 	const event =
 		delivery.kind === 'bot'
 			? delivery.events.find((e) => e.type === 'postback' && isPlainObject(e.postback) && e.postback.data === expected)
 			: undefined;
 	if (!event) return respond(ctx, 401, 'invalid', "The delivery holds no tap on this message's buttons");
-
 	const user = answererOf(event);
-	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 	if (user.userId === '' && user.username === '') return respond(ctx, 400, 'invalid', 'The postback event names no user');
-	if (!mayAnswer(ctx, user)) {
-		return respond(ctx, 200, 'notAllowed', `${user.username || user.userId} is not an allowed approver`, fillUser(text(options.notAllowedReply, DEFAULT_CHAT_TEXTS.notAllowed), user));
-	}
-	if (!claimAnswer(`${executionId}:${node.id}:${query.nonce}`)) {
-		return respond(ctx, 200, 'alreadyAnswered', 'An answer was already recorded', ALREADY_ANSWERED_REPLY);
-	}
+	const at = typeof event.timestamp === 'string' ? Date.parse(event.timestamp) : NaN;
+	return { user, approved: answer === 'a', at: Number.isFinite(at) ? at : Date.now() };
+}
 
-	const approved = query.answer === 'a';
-	const data = answerData({ approved }, responderOf(user), respondedAt(event), waitingMessage(ctx));
-	const confirmation =
-		options.postConfirmation === false
-			? ''
-			: fillUser(approved ? text(options.approvedConfirmation, DEFAULT_CHAT_TEXTS.approved) : text(options.declinedConfirmation, DEFAULT_CHAT_TEXTS.declined), user);
-	const reply: AnswerReply = { outcome: 'resumed', message: approved ? 'Approved' : 'Declined', reply: confirmation };
+/** The text posted for a counted vote that did not decide: Vote Counted Reply with its placeholders filled. */
+function countedReply(options: IDataObject, vote: Vote, counts: Tally, required: number): string {
+	return fillUser(text(options.voteCountedReply, DEFAULT_CHAT_TEXTS.counted), vote.user)
+		.replace(/\{answer\}/g, vote.approved ? 'approved' : 'declined')
+		.replace(/\{approvals\}/g, String(counts.approvals))
+		.replace(/\{declines\}/g, String(counts.declines))
+		.replace(/\{required\}/g, String(required));
+}
+
+/** The confirmation of a decision, unless Post Confirmation is off. */
+function confirmation(options: IDataObject, approved: boolean, user: Answerer): string {
+	if (options.postConfirmation === false) return '';
+	return fillUser(approved ? text(options.approvedConfirmation, DEFAULT_CHAT_TEXTS.approved) : text(options.declinedConfirmation, DEFAULT_CHAT_TEXTS.declined), user);
+}
+
+/** Resumes with the decision: who decided, when, and (several approvers) every counted person with their answer. */
+function resumeWith(ctx: IWebhookFunctions, counts: Tally, options: IDataObject, required: number): IWebhookResponseData {
+	const { approved, by } = counts.decision!;
+	const data = answerData({ approved }, responderOf(by.user), iso(by.at), waitingMessage(ctx));
+	if (required > 1) data.responders = counts.counted.map((vote) => ({ ...responderOf(vote.user), approved: vote.approved, respondedAt: iso(vote.at) }));
+	const reply: AnswerReply = { outcome: 'resumed', message: approved ? 'Approved' : 'Declined', reply: confirmation(options, approved, by.user) };
 	return { workflowData: [[{ json: { data }, pairedItem: { item: 0 } }]], webhookResponse: reply };
+}
+
+/** The answers this process recorded (webhook.ts): whether one is, and recording one (false when it already was). */
+export interface AnswerClaims {
+	isAnswered: (key: string) => boolean;
+	claimAnswer: (key: string) => boolean;
+}
+
+export async function chatAnswerWebhook(ctx: IWebhookFunctions, query: Record<string, string>, claims: AnswerClaims): Promise<IWebhookResponseData> {
+	const forwarded = readForwardedDelivery(ctx.getBodyData());
+	if (!forwarded) return respond(ctx, 400, 'invalid', 'Expected {delivery, signature, ballots?}: a delivery of the platform as the Workplace Trigger received it');
+	const secret = await webhookSecret(ctx);
+	if (!secret) {
+		return respond(ctx, 500, 'misconfigured', 'Send and Wait cannot verify in-chat answers: select a Workplace Webhook API credential with the webhook secret in the Workplace Bot node');
+	}
+	const question: Question = { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce: query.nonce };
+	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
+	const allowed = (user: Answerer) => mayAnswer(ctx, user);
+
+	let tapped: Vote | undefined;
+	if (forwarded.tap) {
+		const read = readTap(ctx, secret, question, query, forwarded.tap);
+		if (!('user' in read)) return read;
+		tapped = read;
+		if (!allowed(tapped.user)) {
+			const who = tapped.user.username || tapped.user.userId;
+			return respond(ctx, 200, 'notAllowed', `${who} is not an allowed approver`, fillUser(text(options.notAllowedReply, DEFAULT_CHAT_TEXTS.notAllowed), tapped.user));
+		}
+	}
+	const key = `${question.executionId}:${question.nodeId}:${question.nonce}`;
+	const alreadyAnswered = () => respond(ctx, 200, 'alreadyAnswered', 'An answer was already recorded', tapped ? ALREADY_ANSWERED_REPLY : '');
+	if (claims.isAnswered(key)) return alreadyAnswered();
+
+	const { required, rule } = approvalRule(ctx);
+	const earlier = ballotVotes(ctx, secret, question, forwarded.ballots);
+	const counts = tally(tapped ? [...earlier, tapped] : earlier, required, rule, allowed);
+	if (counts.decision) return claims.claimAnswer(key) ? resumeWith(ctx, counts, options, required) : alreadyAnswered();
+	const status = `${counts.approvals} of ${required} approvals, ${counts.declines} declined`;
+	if (!tapped) return respond(ctx, 200, 'counted', status);
+	if (hasVoted(earlier.filter((vote) => allowed(vote.user)), tapped.user)) {
+		return respond(ctx, 200, 'alreadyVoted', 'This person already voted', fillUser(ALREADY_VOTED_REPLY, tapped.user));
+	}
+	return respond(ctx, 200, 'counted', status, countedReply(options, tapped, counts, required));
 }

@@ -20,7 +20,11 @@ export const DEFAULT_CHAT_TEXTS = {
 	approved: 'Approved by {user}',
 	declined: 'Declined by {user}',
 	notAllowed: '{user} may not answer this request.',
+	counted: '{user} {answer}: {approvals} of {required} approvals so far',
 } as const;
+
+/** The most approvers one request may require. */
+export const MAX_APPROVALS_REQUIRED = 50;
 
 const inChat = { '/responseType': ['approval'], '/answerIn': ['chat'] };
 
@@ -208,6 +212,16 @@ const options = optionsCollection([
 		),
 		displayOptions: { show: inChat },
 	},
+	{
+		...property(
+			'string',
+			'Vote Counted Reply',
+			'voteCountedReply',
+			'Posted in the chat when a vote is counted but does not decide yet (Approvals Required above 1); {user} is who tapped, {answer} "approved" or "declined", {approvals}, {declines} and {required} the counts. Empty posts nothing.',
+			{ default: DEFAULT_CHAT_TEXTS.counted },
+		),
+		displayOptions: { show: inChat },
+	},
 	limitWaitTime,
 ]);
 
@@ -278,6 +292,30 @@ export const sendAndWaitFields: INodeProperties[] = [
 		'allowedApprovers',
 		'User IDs or usernames of the people who may answer, separated by commas. Empty: the recipient in a direct chat; anyone who sees the message in a group or topic.',
 		{ placeholder: 'e.g. alice, 64f0a0000000000000000002', show: { responseType: ['approval'], answerIn: ['chat'] } },
+	),
+	{
+		displayName: 'Approvals Required',
+		name: 'approvalsRequired',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_APPROVALS_REQUIRED, numberPrecision: 0 },
+		default: 1,
+		description:
+			"How many different allowed approvers must approve before the workflow goes on; 1: the first answer decides. Until then each vote is confirmed in the chat (Vote Counted Reply) and a person's second tap does not count. The output's responders lists every counted person with their answer and time.",
+		displayOptions: { show: { responseType: ['approval'], answerIn: ['chat'] } },
+	},
+	optionsProperty(
+		'When Someone Declines',
+		'declineRule',
+		valueOptions(['oneDeclines', 'countDeclines'], {
+			names: { oneDeclines: 'One Decline Decides', countDeclines: 'Count Declines Like Approvals' },
+			descriptions: {
+				oneDeclines: 'The first decline declines the request (a veto)',
+				countDeclines: 'The request is declined once as many people declined as Approvals Required',
+			},
+			order: 'as listed',
+		}),
+		'oneDeclines',
+		{ show: { responseType: ['approval'], answerIn: ['chat'] } },
 	),
 	approvalOptions,
 	formFields,

@@ -124,7 +124,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	if (query.via === 'chat') {
 		// Only the Workplace Trigger posts here; a person who opens such a URL gets the invalid-link page.
 		if (responseType !== 'approval' || this.getRequestObject().method !== 'POST') return answer(this, 401, PAGES.invalidLink());
-		return await chatAnswerWebhook(this, query, claimAnswer);
+		return await chatAnswerWebhook(this, query, { isAnswered, claimAnswer });
 	}
 	if (responseType === 'approval') {
 		if (query.approved !== 'true' && query.approved !== 'false') return answer(this, 401, PAGES.invalidLink());

@@ -1,0 +1,116 @@
+/**
+ * Several approvers in the chat: the taps on one question's buttons are counted here, by the
+ * waiting node, from the deliveries the platform signed. The Workplace Trigger keeps the earlier
+ * taps of a question (../../../../WorkplaceTrigger/ballots.ts) and sends them with each new one,
+ * because n8n gives a waiting node no place of its own between two webhook calls (the waiting
+ * route saves no static data, and a resumed node cannot wait again: docs/ARCHITECTURE.md).
+ * Each earlier tap is verified again (the platform's signature, n8n's signature of its token),
+ * so a trigger cannot make up a vote.
+ */
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import type { Answerer, AnswerCode, Ballot } from '../../../../shared/inChatAnswer';
+import { answererOf, chatAnswerQuery, decodeAnswerToken, encodeAnswerToken } from '../../../../shared/inChatAnswer';
+import { parseDelivery } from '../../../../shared/delivery';
+import { checkSignature } from '../../../../shared/signature';
+import { isPlainObject } from '../../../../shared/validation';
+
+/** What a decline does when several approvals are required. */
+export type DeclineRule = 'oneDeclines' | 'countDeclines';
+
+/** One person's answer, as a tap on the question's buttons gave it. */
+export interface Vote {
+	user: Answerer;
+	approved: boolean;
+	/** The tap's time as the platform sent it (ms), else when it was counted. */
+	at: number;
+}
+
+/** The question the taps must be on: this execution, this node, this message (nonce). */
+export interface Question {
+	executionId: string;
+	nodeId: string;
+	nonce: string;
+}
+
+export interface Tally {
+	/** The first vote of each person, in time order. */
+	counted: Vote[];
+	approvals: number;
+	declines: number;
+	/** Set once the votes decide: the answer and the vote that decided it. */
+	decision?: { approved: boolean; by: Vote };
+}
+
+function timeOf(event: IDataObject): number {
+	const at = typeof event.timestamp === 'string' ? Date.parse(event.timestamp) : NaN;
+	return Number.isFinite(at) ? at : Date.now();
+}
+
+/** The token n8n's signature makes for this question and answer (what a genuine button carries). */
+function genuineToken(ctx: IWebhookFunctions, question: Question, answer: AnswerCode): string | undefined {
+	try {
+		const signature = new URL(ctx.getSignedResumeUrl(chatAnswerQuery(question.nonce, answer))).searchParams.get('signature');
+		return signature ? encodeAnswerToken({ ...question, answer, signature }) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The taps on this question in one signed delivery; none when the platform's signature does not hold. */
+export function votesOf(ctx: IWebhookFunctions, secret: string, question: Question, raw: Buffer, signature: string): Vote[] {
+	if (checkSignature(secret, raw, signature) !== 'valid') return [];
+	const delivery = parseDelivery(raw, undefined);
+	if (delivery.kind !== 'bot') return [];
+	const genuine = { a: genuineToken(ctx, question, 'a'), d: genuineToken(ctx, question, 'd') };
+	const votes: Vote[] = [];
+	for (const event of delivery.events) {
+		if (event.type !== 'postback' || !isPlainObject(event.postback) || typeof event.postback.data !== 'string') continue;
+		const token = decodeAnswerToken(event.postback.data);
+		if (!token || event.postback.data !== genuine[token.answer]) continue;
+		const user = answererOf(event);
+		if (user.userId === '' && user.username === '') continue;
+		votes.push({ user, approved: token.answer === 'a', at: timeOf(event) });
+	}
+	return votes;
+}
+
+/** The earlier taps a forward carried, each verified again. */
+export function ballotVotes(ctx: IWebhookFunctions, secret: string, question: Question, ballots: Ballot[]): Vote[] {
+	return ballots.flatMap((ballot) => votesOf(ctx, secret, question, Buffer.from(ballot.delivery, 'base64'), ballot.signature));
+}
+
+/** One key per person: the platform's user ID, else the username. */
+export function personOf(user: Answerer): string {
+	return user.userId !== '' ? user.userId : `@${user.username.replace(/^@/, '').toLowerCase()}`;
+}
+
+/** Whether the person already has a vote among these. */
+export function hasVoted(votes: Vote[], user: Answerer): boolean {
+	const person = personOf(user);
+	return votes.some((vote) => personOf(vote.user) === person);
+}
+
+/**
+ * Counts the first vote of each allowed person, in time order, and whether the votes decide:
+ * `required` approvals approve; a decline declines at once (oneDeclines) or once `required`
+ * people declined (countDeclines). Later votes are listed but change no decision.
+ */
+export function tally(votes: Vote[], required: number, rule: DeclineRule, mayVote: (user: Answerer) => boolean): Tally {
+	const seen = new Set<string>();
+	const result: Tally = { counted: [], approvals: 0, declines: 0 };
+	const ordered = votes.map((vote, index) => ({ vote, index })).sort((a, b) => a.vote.at - b.vote.at || a.index - b.index);
+	for (const { vote } of ordered) {
+		const person = personOf(vote.user);
+		if (seen.has(person) || !mayVote(vote.user)) continue;
+		seen.add(person);
+		result.counted.push(vote);
+		if (vote.approved) result.approvals++;
+		else result.declines++;
+		if (result.decision) continue;
+		if (vote.approved && result.approvals >= required) result.decision = { approved: true, by: vote };
+		const declinesNeeded = rule === 'oneDeclines' ? 1 : required;
+		if (!vote.approved && result.declines >= declinesNeeded) result.decision = { approved: false, by: vote };
+	}
+	return result;
+}

@@ -1,0 +1,111 @@
+/**
+ * Bringing together the counted taps of one question that different n8n processes received (queue
+ * mode: taps reach whichever webhook process the proxy picks). Two simultaneous taps each reach the
+ * waiting node with only what their own process held, so neither sees the other: "1 of 2" twice.
+ * Each is kept in the trigger's static data, but n8n saves that whole, so the later save drops the
+ * earlier tap there (ballots.ts).
+ *
+ * So after a counted tap the process that handed it on posts a recount to the trigger's own URL,
+ * twice: after RECHECK_DELAYS_MS (the second after any delivery that could still save an older copy
+ * has ended). A recount is signed like a delivery, with the trigger's webhook secret, and reaches
+ * any process, which reads the stored copy afresh: taps it holds that the recount lacks go to the
+ * waiting node with all the others (which decides once they do), and taps the recount brings that
+ * the stored copy lacks are written back and checked again, up to MAX_RECOUNT_ROUNDS.
+ */
+import type { IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import { createHmac } from 'crypto';
+
+import type { Ballot } from '../shared/inChatAnswer';
+import { isPlainObject } from '../shared/validation';
+import type { BallotStore } from './ballots';
+import { isHeld } from './ballots';
+import { logTrigger } from './log';
+import { signingSecret } from './secret';
+
+/** The body field that makes a delivery a recount. */
+export const RECOUNT_FIELD = 'workplaceRecount';
+
+/** When a process checks again after it handed on a counted tap: soon, and after any older save. */
+export const RECHECK_DELAYS_MS = [3_000, 45_000];
+
+/** How often a recount may lead to another one. */
+export const MAX_RECOUNT_ROUNDS = 5;
+
+const RECOUNT_TIMEOUT_MS = 30_000;
+
+export interface Recount {
+	/** execution:node:nonce of the question. */
+	request: string;
+	ballots: Ballot[];
+	round: number;
+}
+
+/** The recount a delivery's body is, or undefined for a delivery of the platform. */
+export function readRecount(body: Buffer): Recount | undefined {
+	if (!body.includes(RECOUNT_FIELD)) return undefined;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(body.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+	const recount = isPlainObject(parsed) ? parsed[RECOUNT_FIELD] : undefined;
+	if (!isPlainObject(recount) || typeof recount.request !== 'string' || !Array.isArray(recount.ballots)) return undefined;
+	const ballots = recount.ballots.filter((b): b is Ballot => isPlainObject(b) && typeof b.delivery === 'string' && typeof b.signature === 'string');
+	return { request: recount.request, ballots, round: typeof recount.round === 'number' ? recount.round : 0 };
+}
+
+/** The trigger's own production URL, on the Resume Base URL's host when that option is set. */
+function ownUrl(ctx: IWebhookFunctions, resumeBaseUrl: unknown): { url: string; host?: string } | undefined {
+	const own = ctx.getNodeWebhookUrl('default');
+	if (!own) return undefined;
+	if (typeof resumeBaseUrl !== 'string' || resumeBaseUrl.trim() === '') return { url: own };
+	try {
+		const base = new URL(resumeBaseUrl.trim());
+		const public_ = new URL(own);
+		return { url: `${base.origin}${public_.pathname}`, host: base.host !== public_.host ? public_.host : undefined };
+	} catch {
+		return { url: own };
+	}
+}
+
+/** Posts the recount to the trigger's own URL, signed with its secret. */
+async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?: string }, secret: string, recount: Recount): Promise<void> {
+	const body = JSON.stringify({ [RECOUNT_FIELD]: recount });
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: target.url,
+		body,
+		json: false,
+		timeout: RECOUNT_TIMEOUT_MS,
+		ignoreHttpStatusErrors: true,
+		headers: {
+			'content-type': 'application/json',
+			'x-service-signature': createHmac('sha256', secret).update(body).digest('hex'),
+			'user-agent': 'n8n-nodes-workplace (Workplace Trigger recount)',
+			...(target.host ? { host: target.host } : {}),
+		},
+	};
+	await ctx.helpers.httpRequest(request);
+}
+
+/**
+ * After the delivery was answered, posts the recount after each of RECHECK_DELAYS_MS, unless this
+ * process saw the question decided meanwhile. Runs on its own; failures are logged.
+ */
+export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resumeBaseUrl: unknown, store: BallotStore): void {
+	if (recount.round >= MAX_RECOUNT_ROUNDS) return;
+	const target = ownUrl(ctx, resumeBaseUrl);
+	if (!target) return;
+	void (async () => {
+		const secret = await signingSecret(ctx);
+		if (!secret) return;
+		for (const delay of RECHECK_DELAYS_MS) {
+			await sleep(delay);
+			if (!isHeld(store, recount.request)) return;
+			await postRecount(ctx, target, secret, recount);
+		}
+	})().catch((error: Error) => logTrigger(ctx, 'warn', `a recount of in-chat votes could not be posted: ${error.message}`));
+}
+
