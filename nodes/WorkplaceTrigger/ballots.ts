@@ -142,10 +142,11 @@ export function keepBallots(store: BallotStore, request: string, ballots: Ballot
 export function forgetBallots(store: BallotStore, request: string): void {
 	heldIn(store.scope).delete(request);
 	const field = store.staticData?.[BALLOTS_FIELD];
-	if (isPlainObject(field) && request in field) {
-		delete field[request];
-		store.staticData![BALLOTS_FIELD] = { ...field };
-	}
+	if (!isPlainObject(field) || !(request in field)) return;
+	const rest = { ...field };
+	delete rest[request];
+	if (Object.keys(rest).length === 0) delete store.staticData![BALLOTS_FIELD];
+	else store.staticData![BALLOTS_FIELD] = rest;
 }
 
 /** Whether this process still holds taps of the question (false once it was decided here). */

@@ -5,10 +5,9 @@
  * signature, the token, who tapped), the output and what the bot posts in the chat.
  */
 import { createHmac } from 'crypto';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { SEED, postbackEvent, prepareTap, signBody } from '../../simulator';
-import type { LoggedRequest } from '../../simulator';
 import { ALREADY_ANSWERED_REPLY, decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/inChatAnswer';
 import { sendAndWaitFields } from '../../nodes/WorkplaceBot/actions/message/sendAndWait/description';
 import { NOT_RECORDED_REPLY, NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/answers';
@@ -18,85 +17,20 @@ import { callWaitingWebhook, storedExecution } from '../helpers/waiting';
 import type { WaitingRoute } from '../helpers/waiting-route';
 import { startWaitingRoute } from '../helpers/waiting-route';
 import { TriggerBed } from '../trigger/trigger-bed';
-import { botCredentials, runBot } from './bot.fixtures';
-import { PUSH, alice, aliceChat, project, pushBody, sentMessage } from './sendAndWait.fixtures';
+import { runBot } from './bot.fixtures';
+import { SECRET, chatHelpers, delivery, forwarded, inChat, replyOf, toAlice, toReleaseTopic, urlOf } from './sendAndWait.chat.fixtures';
+import { PUSH, alice, aliceChat, project, sentMessage } from './sendAndWait.fixtures';
 
 const sim = useSimulator();
-const SECRET = 'chat-answer-secret';
 const bob = SEED.users.bob;
 const carol = SEED.users.carol;
 const release = project.topics.release;
 
-type PostbackAction = { type: string; label: string; data: string };
-
-function inChat(extra: IDataObject = {}): INodeParameters {
-	return {
-		resource: 'message',
-		operation: 'sendAndWait',
-		message: 'Approve 120 EUR for the team lunch?',
-		responseType: 'approval',
-		answerIn: 'chat',
-		approvalOptions: { values: { approvalType: 'double' } },
-		...extra,
-	} as INodeParameters;
-}
-
-/** Sends an in-chat approval; the run, its push body and the two postback actions. */
-async function ask(parameters: INodeParameters, inputItems: Array<{ json: IDataObject }> = [{ json: {} }]) {
-	const run = await runBot(sim, parameters, {
-		credentials: { ...botCredentials(sim), workplaceWebhookApi: { secret: SECRET } },
-		inputItems,
-	});
-	expect(run.error).toBeUndefined();
-	const pushes = run.requests.filter((r) => r.path === PUSH);
-	expect(pushes).toHaveLength(1);
-	const body = pushBody(sim, pushes[0]);
-	const [message] = body.messages as IDataObject[];
-	const actions = (message.template as IDataObject).actions as PostbackAction[];
-	return { run, body, actions };
-}
-
-const toAlice = { sendTo: 'user', userId: { __rl: true, mode: 'id', value: alice._id } };
-const toReleaseTopic = { sendTo: 'group', groupId: project._id, topicId: release._id };
-
-function delivery(...events: object[]) {
-	const raw = JSON.stringify({ events });
-	return { raw, signature: signBody(SECRET, raw) };
-}
-
-function forwarded(raw: string, signature: string): IDataObject {
-	return { delivery: Buffer.from(raw).toString('base64'), signature };
-}
-
-/** The resume URL (path and query) a token stands for, as the trigger calls it. */
-function urlOf(data: string): string {
-	const token = decodeAnswerToken(data)!;
-	return `/webhook-waiting/${token.executionId}/${token.nodeId}?nonce=${token.nonce}&answer=${token.answer}&via=chat&signature=${token.signature}`;
-}
-
-function trigger(route: WaitingRoute, extra: IDataObject = {}) {
-	return new TriggerBed({
-		parameters: { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, options: { resumeBaseUrl: route.url }, ...extra },
-		credentials: { workplaceWebhookApi: { secret: SECRET }, ...botCredentials(sim) },
-	});
-}
-
-async function tap(bed: TriggerBed, label: string, user: string) {
-	const { event } = prepareTap(sim.state, { label, user });
-	const { raw, signature } = delivery(event);
-	sim.log.clear();
-	const outcome = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
-	const replies = sim.log.find({ method: 'POST', path: PUSH });
-	return { event, raw, signature, outcome, replies };
-}
+const { ask, trigger, tap } = chatHelpers(sim);
 
 /** Posts a signed delivery to the trigger, as the platform sends it (again). */
 function deliverAgain(bed: TriggerBed, raw: string, signature: string) {
 	return bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
-}
-
-function replyOf(request: LoggedRequest): IDataObject {
-	return request.body as IDataObject;
 }
 
 describe('sending', () => {
