@@ -140,7 +140,7 @@ export const triggerProperties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. https://n8n.example.com/webhook-waiting',
 			description:
-				"Where n8n serves waiting executions, for taps on the in-chat buttons of Send and Wait for Response. Empty: this trigger's own webhook URL with /webhook-waiting in place of its last part, which fits n8n's default endpoints. Set it when n8n's endpoints are renamed, or when n8n cannot reach its own public URL (e.g. http://localhost:5678/webhook-waiting; the public host is sent as the Host header).",
+				"Where n8n serves waiting executions, for taps on the in-chat buttons of Send and Wait for Response. Empty: this trigger's own webhook URL with /webhook-waiting in place of its last part, which fits n8n's default endpoints. Set it when n8n's endpoints are renamed, or when n8n cannot reach its own public URL (e.g. http://localhost:5678/webhook-waiting; the public host is sent as the Host header). Recounts of votes for several approvers go to this trigger's own path on the same host.",
 		},
 		{
 			displayName: 'Remember Received Events',

@@ -106,6 +106,6 @@ export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resum
 			if (!isHeld(store, recount.request)) return;
 			await postRecount(ctx, target, secret, recount);
 		}
-	})().catch((error: Error) => logTrigger(ctx, 'warn', `a recount of in-chat votes could not be posted: ${error.message}`));
+	})().catch((error: Error) => logTrigger(ctx, 'warn', `a recount of in-chat votes could not be posted: ${error.message}; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it`));
 }
 
