@@ -150,7 +150,7 @@ describe('sending the message', () => {
 		[
 			'a custom form field labelled like a field the output adds',
 			{ message: 'Why?', responseType: 'customForm', formFields: { values: [{ fieldLabel: 'Reason' }, { fieldLabel: 'respondedAt' }] } },
-			'Item 0: "Form Fields > Field Label" (field 2 of 2) must not be one of the names the output gives its own fields (responder, respondedAt, messageId, groupId, threadId, timedOut), got "respondedAt"',
+			'Item 0: "Form Fields > Field Label" (field 2 of 2) must not be one of the names the output gives its own fields (responder, respondedAt, responders, messageId, groupId, threadId, timedOut), got "respondedAt"',
 		],
 		['a limit date in the past', { message: 'Ok?', ...approval(), options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2001-01-01T00:00:00Z' } } } }, 'Item 0: "Options > Limit Wait Time > Max Date and Time" must be in the future'],
 		['an empty user ID', { userId: ' ', message: 'Ok?', ...approval() }, 'Item 0: "User" must not be empty'],

@@ -25,7 +25,7 @@ export interface ExpirableToken {
 
 export type TokenOutcome = { token: string } | { error: unknown; note?: TokenRequestFailure };
 
-class SharedToken {
+export class SharedToken {
 	/** The token calls are sent with ('' = none yet: the next call is the primer). */
 	value = '';
 
