@@ -189,6 +189,62 @@ async function laterSettles(entry: Scope, ms: number): Promise<boolean> {
 	return entry.settled > seen;
 }
 
+/** Merges the stored copy into the process's keys when it changed (another process, an earlier run, an older request). */
+function mergeStoredKeys(entry: Scope, stored: unknown): void {
+	if (stored === entry.mergedKeys) return;
+	entry.keys.addOlder(splitKeys(stored));
+	if (typeof stored === 'string') entry.mergedKeys = stored;
+}
+
+/** Marks each key seen; which were fresh, the keys this delivery added, and whether a seen key is still in progress. */
+function claimKeys(entry: Scope, keys: string[]): { fresh: boolean[]; claimed: string[]; inProgress: boolean } {
+	const claimed: string[] = [];
+	let inProgress = false;
+	const fresh = keys.map((key) => {
+		const compact = compactKey(key);
+		if (entry.keys.has(compact)) {
+			if (entry.inProgress.has(compact)) inProgress = true;
+			return false;
+		}
+		entry.keys.add(compact);
+		entry.inProgress.add(compact);
+		claimed.push(compact);
+		return true;
+	});
+	return { fresh, claimed, inProgress };
+}
+
+/** "Batched": the keys are written when due (every SAVE_INTERVAL_MS, SAVE_EVERY_KEYS keys, or after a release). */
+function batchedSettle(entry: Scope, claimed: string[], write: () => void): () => Promise<void> {
+	const now = Date.now();
+	entry.unsaved += claimed.length;
+	const due = claimed.length > 0 && (entry.mustSave || entry.unsaved >= SAVE_EVERY_KEYS || now - entry.savedAt >= SAVE_INTERVAL_MS);
+	return async () => {
+		if (!due) return;
+		write();
+		entry.savedAt = now;
+		entry.unsaved = 0;
+		entry.mustSave = false;
+	};
+}
+
+/** "On Every Delivery": written now, unless a later delivery within COALESCE_WAIT_MS writes a copy holding these keys too. */
+function everyDeliverySettle(entry: Scope, claimed: string[], stored: unknown, write: () => void): () => Promise<void> {
+	return async () => {
+		if (!claimed.length && !entry.mustSave && !storedLacks(entry.keys.toArray(), splitKeys(stored))) return;
+		if (!entry.unwrittenSince) entry.unwrittenSince = Date.now();
+		entry.settled++;
+		for (const wake of entry.onSettle.splice(0)) wake();
+		// A later delivery writes a copy that holds these keys too, unless they waited too long.
+		if ((await laterSettles(entry, COALESCE_WAIT_MS)) && Date.now() - entry.unwrittenSince < COALESCE_MAX_MS) {
+			return;
+		}
+		write();
+		entry.unwrittenSince = 0;
+		entry.mustSave = false;
+	};
+}
+
 /**
  * Marks event keys as seen, in this process and in the node's static data (bounded, oldest
  * dropped first). Synchronous on purpose: see `Scope`.
@@ -201,32 +257,14 @@ export function claimEventKeys(
 	rememberEvents: RememberEvents,
 ): Claim {
 	const entry = scopeOf(scope);
-	const set = entry.keys;
 	const stored = staticData[field];
-	if (stored !== entry.mergedKeys) {
-		// Saved by another process, an earlier run of this one, or an older request: merge it.
-		set.addOlder(splitKeys(stored));
-		if (typeof stored === 'string') entry.mergedKeys = stored;
-	}
-	const claimed: string[] = [];
-	let inProgress = false;
-	const fresh = keys.map((key) => {
-		const compact = compactKey(key);
-		if (set.has(compact)) {
-			if (entry.inProgress.has(compact)) inProgress = true;
-			return false;
-		}
-		set.add(compact);
-		entry.inProgress.add(compact);
-		claimed.push(compact);
-		return true;
-	});
+	mergeStoredKeys(entry, stored);
+	const { fresh, claimed, inProgress } = claimKeys(entry, keys);
 	const write = () => {
-		const list = set.toArray().join(',');
+		const list = entry.keys.toArray().join(',');
 		staticData[field] = list;
 		entry.mergedKeys = list;
 	};
-
 	const answered = () => {
 		for (const key of claimed) entry.inProgress.delete(key);
 	};
@@ -236,52 +274,13 @@ export function claimEventKeys(
 		if (!released.length) return;
 		for (const key of released) {
 			entry.inProgress.delete(key);
-			set.delete(key);
+			entry.keys.delete(key);
 		}
 		write();
 		entry.mustSave = true;
 	};
-
-	if (rememberEvents === 'batched') {
-		const now = Date.now();
-		entry.unsaved += claimed.length;
-		const due =
-			claimed.length > 0 &&
-			(entry.mustSave || entry.unsaved >= SAVE_EVERY_KEYS || now - entry.savedAt >= SAVE_INTERVAL_MS);
-		return {
-			fresh,
-			inProgress,
-			release,
-			answered,
-			async settle() {
-				if (!due) return;
-				write();
-				entry.savedAt = now;
-				entry.unsaved = 0;
-				entry.mustSave = false;
-			},
-		};
-	}
-
-	return {
-		fresh,
-		inProgress,
-		release,
-		answered,
-		async settle() {
-			if (!claimed.length && !entry.mustSave && !storedLacks(set.toArray(), splitKeys(stored))) return;
-			if (!entry.unwrittenSince) entry.unwrittenSince = Date.now();
-			entry.settled++;
-			for (const wake of entry.onSettle.splice(0)) wake();
-			// A later delivery writes a copy that holds these keys too, unless they waited too long.
-			if ((await laterSettles(entry, COALESCE_WAIT_MS)) && Date.now() - entry.unwrittenSince < COALESCE_MAX_MS) {
-				return;
-			}
-			write();
-			entry.unwrittenSince = 0;
-			entry.mustSave = false;
-		},
-	};
+	const settle = rememberEvents === 'batched' ? batchedSettle(entry, claimed, write) : everyDeliverySettle(entry, claimed, stored, write);
+	return { fresh, inProgress, release, answered, settle };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 
 import type { RememberEvents } from './dedupe';
 import { claimEventKeys, learnDirectChats } from './dedupe';
-import type { BotDelivery } from '../shared/delivery';
+import type { BotDelivery, Delivery, MalformedDelivery } from '../shared/delivery';
 import { parseDelivery } from '../shared/delivery';
 import type { SignatureCheck } from '../shared/signature';
 import { checkSignature } from '../shared/signature';
@@ -221,162 +221,194 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
 	return undefined;
 }
 
+/** Step 1: the delivery's signature, before anything is read from its body; the refusal, or undefined when it holds. */
+async function verifySignature(ctx: IWebhookFunctions, body: Buffer | undefined, signature: unknown): Promise<IWebhookResponseData | undefined> {
+	if (ctx.getNodeParameter('verification', 'secret') !== 'secret') return undefined;
+	// Activation refuses a trigger without the credential; one saved before that check
+	// (or whose credential was deleted) is answered here rather than with n8n's internal error.
+	if (!hasWebhookCredential(ctx)) {
+		logTrigger(ctx, 'error', `a delivery was answered 500: ${MISSING_WEBHOOK_CREDENTIAL}`);
+		return reply(ctx, 500, MISSING_WEBHOOK_CREDENTIAL);
+	}
+	let secret: string | undefined;
+	try {
+		// Held for up to a second, also after a failed check: a forged delivery costs no read.
+		secret = await signingSecret(ctx);
+	} catch (error) {
+		// n8n's reason (e.g. a deleted credential, or one encrypted with another key) names no value.
+		logTrigger(
+			ctx,
+			'error',
+			`a delivery was answered 500: the Workplace Webhook API credential ${webhookCredentialName(ctx)} cannot be read (${(error as Error).message}), so no delivery can be verified. Select the credential holding the secret configured on the platform, or set Signature Verification to "None".`,
+		);
+		return reply(ctx, 500, UNREADABLE_WEBHOOK_CREDENTIAL);
+	}
+	if (!secret) {
+		logTrigger(
+			ctx,
+			'warn',
+			`a delivery was answered 401: the secret of the Workplace Webhook API credential ${webhookCredentialName(ctx)} is empty, so no delivery can be verified. Enter the secret configured for the webhook on the platform.`,
+		);
+		return reply(ctx, 401, 'The webhook secret of this trigger is empty; no delivery can be verified');
+	}
+	const check: SignatureCheck = body ? checkSignature(secret, body, signature) : signature ? 'invalid' : 'missing';
+	if (check === 'missing') return reply(ctx, 401, 'Missing X-Service-Signature header');
+	if (check === 'invalid') return reply(ctx, 401, 'Invalid X-Service-Signature');
+	return undefined;
+}
+
+/** What one delivery works with besides its body: the trigger's options, where it remembers things, whether it is a production call. */
+interface Receipt {
+	options: TriggerOptions;
+	staticData: IDataObject;
+	scope: string;
+	production: boolean;
+	/** Counted in-chat votes (ballots.ts), kept in production only. */
+	ballots: BallotStore;
+}
+
+function receiptOf(ctx: IWebhookFunctions): Receipt {
+	const node = ctx.getNode();
+	const staticData = ctx.getWorkflowStaticData('node');
+	const scope = `${ctx.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+	const production = ctx.getMode() !== 'manual';
+	return {
+		options: ctx.getNodeParameter('options', {}) as TriggerOptions,
+		staticData,
+		scope,
+		production,
+		ballots: { scope, staticData: production ? staticData : undefined },
+	};
+}
+
 /**
- * One delivery posted to the trigger's URL: signature, shape, selected events and filters,
- * duplicates, pictures; answers it and hands the items to the run.
+ * Step 3: in-chat answers to Send and Wait go to their waiting executions, whatever the Events and
+ * filters; they leave the delivery. The results, or the answer asking the platform to send it again.
+ */
+async function handOnAnswers(ctx: IWebhookFunctions, delivery: BotDelivery, body: Buffer, signature: string, receipt: Receipt): Promise<AnswerResult[] | IWebhookResponseData> {
+	if (!delivery.events.some(isAnswerEvent)) return [];
+	const taps = delivery.events.filter(isAnswerEvent);
+	delivery.events = delivery.events.filter((event) => !isAnswerEvent(event));
+	const { scope, staticData, production, options } = receipt;
+	const dedupe = production ? { scope, staticData, rememberEvents: options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS } : undefined;
+	const handed = await handTapsOn(ctx, taps, body, signature, options.resumeBaseUrl, dedupe, receipt.ballots);
+	if (handed === 'inProgress') return askAgainLater(ctx, 'The first delivery of this tap is still being handed on; retry later');
+	if (handed.some((a) => a.outcome === 'failed')) {
+		// Nothing else of the delivery is claimed yet: its redelivery brings the tap and any event again.
+		return askAgainLater(ctx, 'An in-chat answer could not be handed to its waiting execution; send the delivery again');
+	}
+	return handed;
+}
+
+/** Step 4: the selected events that pass the filters, as items to be. */
+function selectEvents(ctx: IWebhookFunctions, delivery: Exclude<Delivery, MalformedDelivery>, body: Buffer, receipt: Receipt): Candidate[] {
+	const selected = ctx.getNodeParameter('events', []) as string[];
+	if (delivery.kind === 'unknown') return [];
+	if (delivery.kind === 'user') {
+		return isSelected(selected, userEventValue(delivery.action)) ? [{ json: delivery.body, key: userEventKey(delivery, body) }] : [];
+	}
+	let directChats: Set<string> | undefined;
+	if (receipt.options.directChatsOnly) {
+		const joined = delivery.events
+			.filter((e) => e.type === 'join')
+			.map((e) => chatOf(e).groupId)
+			.filter((g): g is string => Boolean(g));
+		directChats = learnDirectChats(receipt.scope, receipt.staticData, DIRECT_CHATS_FIELD, joined);
+	}
+	return selectBotEvents(delivery, selected, receipt.options, directChats);
+}
+
+/** The events not received before, and what to do with their keys as the delivery goes on. */
+interface Fresh {
+	fresh: Candidate[];
+	/** Forgets the keys (no run started: a redelivery may start one). */
+	release: () => void;
+	/** The platform got its answer: the keys may be written in a batch. */
+	answered: () => void;
+	/** Writes the keys into the static data n8n saves after the answer. */
+	settle: () => Promise<void>;
+}
+
+/**
+ * Step 5: duplicates. A redelivered event starts no second run (not in test mode, where each
+ * delivery is listened for on purpose). The fresh events, else a delivery with none: the answer
+ * asking for it again, or `repeated` (answered 200 once the stored copy is written again).
+ * Synchronous on purpose: the keys are written before another delivery claims its own
+ * (dedupe.ts, "Batched").
+ */
+function deduplicate(ctx: IWebhookFunctions, candidates: Candidate[], receipt: Receipt): Fresh | { repeated: Fresh['settle'] } | IWebhookResponseData {
+	if (!receipt.production) return { fresh: candidates, release: () => {}, answered: () => {}, settle: async () => {} };
+	const rememberEvents = receipt.options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS;
+	const claim = claimEventKeys(receipt.scope, receipt.staticData, RECENT_EVENTS_FIELD, candidates.map((c) => c.key), rememberEvents);
+	const fresh = candidates.filter((_, i) => claim.fresh[i]);
+	if (!fresh.length && claim.inProgress) return askAgainLater(ctx, 'The first delivery of this event is still being received; retry later');
+	// The stored copy may lack keys this process holds: it is written again.
+	if (!fresh.length) return { repeated: claim.settle };
+	return { fresh, release: claim.release, answered: claim.answered, settle: claim.settle };
+}
+
+/**
+ * Steps 7 and 8: the run starts with the items and the platform gets its answer. The answer is
+ * the node's (noWebhookResponse), so n8n saves the static data before it starts the run: on n8n 2,
+ * an answer left to n8n comes after the run is started, and starting it re-wraps the same static
+ * data object, which clears n8n's "changed" flag, so the keys were never saved. Where runs cost an
+ * isolate the answer waits for the run (pacing.ts).
+ */
+async function startRun(ctx: IWebhookFunctions, items: INodeExecutionData[], keys: Fresh, production: boolean): Promise<IWebhookResponseData> {
+	await keys.settle();
+	const answer = () => {
+		keys.answered();
+		ctx.getResponseObject().status(200).json({ received: items.length });
+	};
+	if (production) answerWhenRunStarts(ctx, items, answer);
+	else answer();
+	return { noWebhookResponse: true, workflowData: [items] };
+}
+
+/**
+ * One delivery posted to the trigger's URL, in the order its request meets the steps: verify
+ * the signature, parse, hand in-chat answers on (and recounts of their votes), select the events,
+ * drop duplicates, attach pictures, start the run and answer the platform.
  */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData();
 	const body = await rawBodyOf(this);
+	const refused = await verifySignature(this, body, headers['x-service-signature']);
+	if (refused) return refused;
 
-	// 1. Signature, before anything is read from the body.
-	if (this.getNodeParameter('verification', 'secret') === 'secret') {
-		const verify = (secret: string) =>
-			body
-				? checkSignature(secret, body, headers['x-service-signature'])
-				: headers['x-service-signature']
-					? 'invalid'
-					: 'missing';
-		// Activation refuses a trigger without the credential; one saved before that check
-		// (or whose credential was deleted) is answered here rather than with n8n's internal error.
-		if (!hasWebhookCredential(this)) {
-			logTrigger(this, 'error', `a delivery was answered 500: ${MISSING_WEBHOOK_CREDENTIAL}`);
-			return reply(this, 500, MISSING_WEBHOOK_CREDENTIAL);
-		}
-		let secret: string | undefined;
-		let check: SignatureCheck;
-		try {
-			// Held for up to a second, also after a failed check: a forged delivery costs no read.
-			secret = await signingSecret(this);
-			check = secret ? verify(secret) : 'invalid';
-		} catch (error) {
-			// n8n's reason (e.g. a deleted credential, or one encrypted with another key) names no value.
-			logTrigger(
-				this,
-				'error',
-				`a delivery was answered 500: the Workplace Webhook API credential ${webhookCredentialName(this)} cannot be read (${(error as Error).message}), so no delivery can be verified. Select the credential holding the secret configured on the platform, or set Signature Verification to "None".`,
-			);
-			return reply(this, 500, UNREADABLE_WEBHOOK_CREDENTIAL);
-		}
-		if (!secret) {
-			logTrigger(
-				this,
-				'warn',
-				`a delivery was answered 401: the secret of the Workplace Webhook API credential ${webhookCredentialName(this)} is empty, so no delivery can be verified. Enter the secret configured for the webhook on the platform.`,
-			);
-			return reply(this, 401, 'The webhook secret of this trigger is empty; no delivery can be verified');
-		}
-		if (check === 'missing') return reply(this, 401, 'Missing X-Service-Signature header');
-		if (check === 'invalid') return reply(this, 401, 'Invalid X-Service-Signature');
-	}
-
-	// 2. Shape.
+	// 2. Parse. Counted in-chat votes this process holds are written back with every delivery (ballots.ts).
 	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
-	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const staticData = this.getWorkflowStaticData('node');
-	const node = this.getNode();
-	const scope = `${this.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
-	const production = this.getMode() !== 'manual';
-	// Counted in-chat votes this process holds are written back with every delivery (ballots.ts).
-	const ballots: BallotStore = { scope, staticData: production ? staticData : undefined };
-	writeBack(ballots);
+	const receipt = receiptOf(this);
+	writeBack(receipt.ballots);
 	const recount = this.getNodeParameter('verification', 'secret') === 'secret' ? readRecount(body) : undefined;
-	if (recount) return reply(this, 200, `Recount of in-chat votes: ${await answerRecount(this, recount, ballots, options.resumeBaseUrl)}`);
+	if (recount) return reply(this, 200, `Recount of in-chat votes: ${await answerRecount(this, recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);
 	const delivery = parseDelivery(body, headers['x-service-event']);
 	if (delivery.kind === 'malformed') return reply(this, 400, `Malformed delivery: ${delivery.reason}`);
 
-	// 3. Selected events and filters.
-	const selected = this.getNodeParameter('events', []) as string[];
-	let candidates: Candidate[] = [];
-
-	// In-chat answers to Send and Wait go to their waiting executions, whatever the Events and filters.
-	let answers: AnswerResult[] = [];
-	if (delivery.kind === 'bot' && delivery.events.some(isAnswerEvent)) {
-		const taps = delivery.events.filter(isAnswerEvent);
-		delivery.events = delivery.events.filter((event) => !isAnswerEvent(event));
-		const dedupe = production ? { scope, staticData, rememberEvents: options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS } : undefined;
-		const handed = await handTapsOn(this, taps, body, String(headers['x-service-signature'] ?? ''), options.resumeBaseUrl, dedupe, ballots);
-		if (handed === 'inProgress') return askAgainLater(this, 'The first delivery of this tap is still being handed on; retry later');
-		if (handed.some((a) => a.outcome === 'failed')) {
-			// Nothing else of the delivery is claimed yet: its redelivery brings the tap and any event again.
-			return askAgainLater(this, 'An in-chat answer could not be handed to its waiting execution; send the delivery again');
-		}
-		answers = handed;
-	}
-
-	if (delivery.kind === 'user') {
-		if (isSelected(selected, userEventValue(delivery.action))) {
-			candidates.push({ json: delivery.body, key: userEventKey(delivery, body) });
-		}
-	} else if (delivery.kind === 'bot') {
-		let directChats: Set<string> | undefined;
-		if (options.directChatsOnly) {
-			const joined = delivery.events
-				.filter((e) => e.type === 'join')
-				.map((e) => chatOf(e).groupId)
-				.filter((g): g is string => Boolean(g));
-			directChats = learnDirectChats(scope, staticData, DIRECT_CHATS_FIELD, joined);
-		}
-		candidates = selectBotEvents(delivery, selected, options, directChats);
-	}
+	const answers = delivery.kind === 'bot' ? await handOnAnswers(this, delivery, body, String(headers['x-service-signature'] ?? ''), receipt) : [];
+	if (!Array.isArray(answers)) return answers;
+	const candidates = selectEvents(this, delivery, body, receipt);
 	if (!candidates.length) {
-		if (answers.length) {
-			const outcomes = answers.map((a) => a.outcome).join(', ');
-			return reply(this, 200, `In-chat answers handed to their waiting executions (${outcomes}); no run started`);
-		}
-		return reply(this, 200, 'No selected event in this delivery; no run started');
+		if (!answers.length) return reply(this, 200, 'No selected event in this delivery; no run started');
+		return reply(this, 200, `In-chat answers handed to their waiting executions (${answers.map((a) => a.outcome).join(', ')}); no run started`);
 	}
-
-	// 4. Duplicates: a redelivered event starts no second run (not in test mode, where each
-	// delivery is listened for on purpose).
-	let fresh = candidates;
-	let release = () => {};
-	let answered = () => {};
-	let settle = async () => {};
-	if (production) {
-		const claim = claimEventKeys(
-			scope,
-			staticData,
-			RECENT_EVENTS_FIELD,
-			candidates.map((c) => c.key),
-			options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS,
-		);
-		fresh = candidates.filter((_, i) => claim.fresh[i]);
-		release = claim.release;
-		answered = claim.answered;
-		settle = claim.settle;
-		if (!fresh.length && claim.inProgress) {
-			return askAgainLater(this, 'The first delivery of this event is still being received; retry later');
-		}
-		if (!fresh.length) {
-			const repeated = reply(this, 200, 'Already received; no run started');
-			// The stored copy may lack keys this process holds: it is written again.
-			await settle();
-			return repeated;
-		}
+	const keys = deduplicate(this, candidates, receipt);
+	if ('repeated' in keys) {
+		const repeated = reply(this, 200, 'Already received; no run started');
+		await keys.repeated();
+		return repeated;
 	}
+	if (!('fresh' in keys)) return keys;
 
-	// 5. Pictures.
-	const items: INodeExecutionData[] = fresh.map((c) => ({ json: c.json }));
-	if (this.getNodeParameter('downloadImages', false) && fresh.some((c) => c.pictureId)) {
-		if (!node.credentials?.workplaceBotOAuth2Api) {
-			release();
+	// 6. Pictures.
+	const items: INodeExecutionData[] = keys.fresh.map((c) => ({ json: c.json }));
+	if (this.getNodeParameter('downloadImages', false) && keys.fresh.some((c) => c.pictureId)) {
+		if (!this.getNode().credentials?.workplaceBotOAuth2Api) {
+			keys.release();
 			logTrigger(this, 'error', `a delivery was answered 500: ${MISSING_BOT_CREDENTIAL}`);
 			return reply(this, 500, MISSING_BOT_CREDENTIAL);
 		}
-		await attachPictures(this, fresh, items, release);
+		await attachPictures(this, keys.fresh, items, keys.release);
 	}
-
-	// The answer is the node's (noWebhookResponse), so n8n saves the static data before it starts
-	// the run: on n8n 2, an answer left to n8n comes after the run is started, and starting it
-	// re-wraps the same static data object, which clears n8n's "changed" flag, so the keys were
-	// never saved. Where runs cost an isolate the answer waits for the run (pacing.ts).
-	await settle();
-	const answer = () => {
-		answered();
-		this.getResponseObject().status(200).json({ received: items.length });
-	};
-	if (production) answerWhenRunStarts(this, items, answer);
-	else answer();
-	return { noWebhookResponse: true, workflowData: [items] };
+	return await startRun(this, items, keys, receipt.production);
 }

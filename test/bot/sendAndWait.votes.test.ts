@@ -158,7 +158,7 @@ describe('the trigger keeps counted taps', () => {
 	});
 
 	const stored = (bed: TriggerBed) => bed.storedStaticData?.['node:Workplace Trigger'] as IDataObject | undefined;
-	const texts = (replies: Array<{ body: unknown }>) => replies.map((r) => ((r.body as IDataObject).messages as IDataObject[])[0].text);
+	const texts = (replies: Array<{ body?: unknown }>) => replies.map((r) => ((r.body as IDataObject).messages as IDataObject[])[0].text);
 
 	it("alice's tap is counted and kept; bob's carries it along and resumes; then nothing is kept", async () => {
 		const { run } = await ask(twoOfThree());
@@ -220,7 +220,7 @@ describe('the trigger keeps counted taps', () => {
 		expect([outcome.status, outcome.runStarted]).toEqual([200, false]);
 		expect(outcome.body).toEqual({ received: 0, message: 'Recount of in-chat votes: resumed' });
 		expect(route.requests[2].query.via).toBe('chat');
-		expect((route.requests[2].body as IDataObject).ballots).toEqual([route.requests[1].body, aliceBallot].map(({ delivery: d, signature: s }) => ({ delivery: d, signature: s })));
+		expect((route.requests[2].body as IDataObject).ballots).toEqual([route.requests[1].body, aliceBallot]);
 		expect(route.resumed).toEqual([run.executionId]);
 		expect(texts(sim.log.find({ method: 'POST', path: PUSH }))).toEqual(['Approved by bob']);
 	});

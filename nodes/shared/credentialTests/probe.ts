@@ -180,78 +180,60 @@ function verdict(status: INodeCredentialTestResult['status'], message: string, p
 	return { status, message: redactSecrets(message, probe.secrets) };
 }
 
-/** Sends the probe and turns the answer (or its absence) into the Test button's result. */
-export async function runCredentialProbe(
-	helpers: ICredentialTestFunctions['helpers'],
-	probe: CredentialProbe,
-): Promise<INodeCredentialTestResult> {
-	const base = probe.baseUrl.replace(/\/+$/, '');
-	const fail = (message: string) => verdict('Error', message, probe);
-	if (!isWebAddress(base)) {
-		return fail(`"${probe.urlField}" is not a web address: "${displayBase(base)}". ${probe.urlHint}`);
-	}
-	const url = `${base}${probe.path}`;
-	const shown = `${probe.method} ${displayUrl(url)}`;
-
-	let answer: Answer;
-	try {
-		answer = await send(helpers.request, probe, url, probe.headers);
-	} catch (error) {
-		return fail(
-			`Could not reach ${displayUrl(url)}: ${networkReason(error)}. Check the "${probe.urlField}" field: ${hostOf(url)} must be reachable from n8n.`,
-		);
-	}
+/** What an answer the platform gives to any request means: an error message for the Test button, or undefined. */
+function statusProblem(probe: CredentialProbe, answer: Answer, shown: string): string | undefined {
 	const status = answer.statusCode;
 	const platform = platformMessage(answer.statusCode, answer.body);
 	const secret = probe.secretName;
-
 	if (status === 401) {
-		return fail(
-			`The ${probe.api} rejected the ${probe.rejectedSecret} (HTTP 401 from ${shown}): check ${probe.secretFields}.${probe.unauthorizedHint ? ` ${probe.unauthorizedHint}` : ''}${platform}`,
-		);
+		return `The ${probe.api} rejected the ${probe.rejectedSecret} (HTTP 401 from ${shown}): check ${probe.secretFields}.${probe.unauthorizedHint ? ` ${probe.unauthorizedHint}` : ''}${platform}`;
 	}
-	if (status === 403) {
-		return fail(`The ${probe.api} refused access (HTTP 403 from ${shown}): ${probe.forbiddenHint}.${platform}`);
-	}
+	if (status === 403) return `The ${probe.api} refused access (HTTP 403 from ${shown}): ${probe.forbiddenHint}.${platform}`;
 	if (status === 404 || status === 405) {
-		return fail(
-			`There is no ${probe.api} at this address (HTTP ${status} from ${shown}): check the "${probe.urlField}" field. ${probe.urlHint}${platform}`,
-		);
+		return `There is no ${probe.api} at this address (HTTP ${status} from ${shown}): check the "${probe.urlField}" field. ${probe.urlHint}${platform}`;
 	}
 	if (status === 429) {
-		return fail(
-			`The ${probe.api} is limiting requests (HTTP 429 from ${shown}): the ${secret} could not be checked, try again ${retryAfterText(answer)}.${platform}`,
-		);
+		return `The ${probe.api} is limiting requests (HTTP 429 from ${shown}): the ${secret} could not be checked, try again ${retryAfterText(answer)}.${platform}`;
 	}
-	if (status >= 500) {
-		return fail(
-			`The ${probe.api} failed to answer (HTTP ${status} from ${shown}): the ${secret} could not be checked, try again later.${platform}`,
-		);
-	}
+	if (status >= 500) return `The ${probe.api} failed to answer (HTTP ${status} from ${shown}): the ${secret} could not be checked, try again later.${platform}`;
+	return undefined;
+}
 
-	const invalid = probe.invalidBody;
-	if (invalid === undefined) {
-		if (status >= 200 && status < 300) {
-			if (answer.body === null || typeof answer.body !== 'object') {
-				return fail(
-					`${shown} answered HTTP ${status}, but not with the ${probe.api}'s JSON: check the "${probe.urlField}" field. ${probe.urlHint}`,
-				);
-			}
-			return verdict('OK', `Connection successful: the ${probe.api} at ${displayBase(base)} accepted the ${secret}.`, probe);
-		}
-		return fail(`Unexpected answer from the ${probe.api} (HTTP ${status} from ${shown}): the ${secret} could not be checked.${platform}`);
+/** A probe that reads something: a 2xx JSON answer is the only success. */
+function judgeRead(probe: CredentialProbe, answer: Answer, shown: string, base: string): INodeCredentialTestResult {
+	const status = answer.statusCode;
+	if (status < 200 || status >= 300) {
+		const platform = platformMessage(answer.statusCode, answer.body);
+		return verdict('Error', `Unexpected answer from the ${probe.api} (HTTP ${status} from ${shown}): the ${probe.secretName} could not be checked.${platform}`, probe);
 	}
+	if (answer.body === null || typeof answer.body !== 'object') {
+		return verdict('Error', `${shown} answered HTTP ${status}, but not with the ${probe.api}'s JSON: check the "${probe.urlField}" field. ${probe.urlHint}`, probe);
+	}
+	return verdict('OK', `Connection successful: the ${probe.api} at ${displayBase(base)} accepted the ${probe.secretName}.`, probe);
+}
 
+/**
+ * A probe that sends an invalid body: its refusal counts only if the same request with made-up
+ * credentials is refused as unauthorized (then nothing was created and the secret was accepted).
+ */
+async function judgeRefusal(
+	helpers: ICredentialTestFunctions['helpers'],
+	probe: CredentialProbe,
+	invalid: NonNullable<CredentialProbe['invalidBody']>,
+	request: { answer: Answer; url: string; shown: string; base: string },
+): Promise<INodeCredentialTestResult> {
+	const { answer, url, shown, base } = request;
+	const status = answer.statusCode;
+	const secret = probe.secretName;
+	const fail = (message: string) => verdict('Error', message, probe);
 	if (status >= 200 && status < 300) {
 		return fail(
 			`${shown} answered HTTP ${status} to ${invalid.what}: the ${probe.api} of the spec refuses such a request, so this address does not behave like it. Check the "${probe.urlField}" field, and look on the platform for an empty record from this test.`,
 		);
 	}
 	if (!invalid.statuses.includes(status)) {
-		return fail(`Unexpected answer from the ${probe.api} (HTTP ${status} from ${shown}): the ${secret} could not be checked.${platform}`);
+		return fail(`Unexpected answer from the ${probe.api} (HTTP ${status} from ${shown}): the ${secret} could not be checked.${platformMessage(status, answer.body)}`);
 	}
-
-	// The refusal counts only if the same request with made-up credentials is refused as unauthorized.
 	let control: Answer;
 	try {
 		control = await send(helpers.request, probe, url, { ...probe.headers, ...invalid.controlHeaders });
@@ -270,6 +252,33 @@ export async function runCredentialProbe(
 		`Connection successful: the ${probe.api} at ${displayBase(base)} accepted the ${secret}. It answered HTTP ${status} to ${invalid.what}, and HTTP ${control.statusCode} to a made-up ${secret}: nothing was created.`,
 		probe,
 	);
+}
+
+/** Sends the probe and turns the answer (or its absence) into the Test button's result. */
+export async function runCredentialProbe(
+	helpers: ICredentialTestFunctions['helpers'],
+	probe: CredentialProbe,
+): Promise<INodeCredentialTestResult> {
+	const base = probe.baseUrl.replace(/\/+$/, '');
+	const fail = (message: string) => verdict('Error', message, probe);
+	if (!isWebAddress(base)) {
+		return fail(`"${probe.urlField}" is not a web address: "${displayBase(base)}". ${probe.urlHint}`);
+	}
+	const url = `${base}${probe.path}`;
+	const shown = `${probe.method} ${displayUrl(url)}`;
+	let answer: Answer;
+	try {
+		answer = await send(helpers.request, probe, url, probe.headers);
+	} catch (error) {
+		return fail(
+			`Could not reach ${displayUrl(url)}: ${networkReason(error)}. Check the "${probe.urlField}" field: ${hostOf(url)} must be reachable from n8n.`,
+		);
+	}
+	const problem = statusProblem(probe, answer, shown);
+	if (problem) return fail(problem);
+	const invalid = probe.invalidBody;
+	if (invalid === undefined) return judgeRead(probe, answer, shown, base);
+	return await judgeRefusal(helpers, probe, invalid, { answer, url, shown, base });
 }
 
 /** A credential value as text ("" when missing). */

@@ -3,26 +3,30 @@ import * as sendFile from './sendFile.operation';
 import * as sendPicture from './sendPicture.operation';
 import * as sendText from './sendText.operation';
 
-export const { operations, description } = defineResource('groupMessage', { sendText, sendPicture, sendFile }, {
-	options: [
-		{
+export const { operations, description } = defineResource(
+	'groupMessage',
+	{
+		sendFile: {
+			module: sendFile,
 			name: 'Send File',
-			value: 'sendFile',
-			description: "Send a file (a URL or a binary field) to a group's main chat, by group ID; files cannot go to a topic",
+			description:
+				"Send a file (a URL or a binary field) to a group's main chat, by group ID; files cannot go to a topic",
 			action: 'Send a file to a group',
 		},
-		{
+		sendPicture: {
+			module: sendPicture,
 			name: 'Send Picture',
-			value: 'sendPicture',
-			description: "Send a picture (a URL or a binary field) with an optional caption to a group's main chat or one of its topics, by group ID",
+			description:
+				"Send a picture (a URL or a binary field) with an optional caption to a group's main chat or one of its topics, by group ID",
 			action: 'Send a picture to a group',
 		},
-		{
+		sendText: {
+			module: sendText,
 			name: 'Send Text',
-			value: 'sendText',
-			description: "Send a text message to a group's main chat or one of its topics, by group ID (gid) and optional topic ID (tid)",
+			description:
+				"Send a text message to a group's main chat or one of its topics, by group ID (gid) and optional topic ID (tid)",
 			action: 'Send a text message to a group',
 		},
-	],
-	default: 'sendText',
-});
+	},
+	'sendText',
+);

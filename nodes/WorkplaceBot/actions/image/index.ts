@@ -1,14 +1,16 @@
 import { defineResource } from '../../../shared/resource';
 import * as download from './download.operation';
 
-export const { operations, description } = defineResource('image', { download }, {
-	options: [
-		{
+export const { operations, description } = defineResource(
+	'image',
+	{
+		download: {
+			module: download,
 			name: 'Download',
-			value: 'download',
-			description: 'Download a picture a user sent to the bot into a binary field',
+			description:
+				'Download a picture a user sent to the bot into a binary field',
 			action: 'Download a picture a user sent',
 		},
-	],
-	default: 'download',
-});
+	},
+	'download',
+);

@@ -5,38 +5,44 @@ import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export const { operations, description } = defineResource('knowledgeBase', { create, get, getAll, update, delete: del }, {
-	options: [
-		{
+export const { operations, description } = defineResource(
+	'knowledgeBase',
+	{
+		create: {
+			module: create,
 			name: 'Create',
-			value: 'create',
-			description: 'Create a knowledge base with a name and optional description; returns it with its new ID',
+			description:
+				'Create a knowledge base with a name and optional description; returns it with its new ID',
 			action: 'Create a knowledge base',
 		},
-		{
+		delete: {
+			module: del,
 			name: 'Delete',
-			value: 'delete',
-			description: 'Delete a knowledge base by its ID, with all its files. This cannot be undone.',
+			description:
+				'Delete a knowledge base by its ID, with all its files. This cannot be undone.',
 			action: 'Delete a knowledge base',
 		},
-		{
+		get: {
+			module: get,
 			name: 'Get',
-			value: 'get',
-			description: 'Get one knowledge base (name, description, file count, dates) by its ID',
+			description:
+				'Get one knowledge base (name, description, file count, dates) by its ID',
 			action: 'Get a knowledge base',
 		},
-		{
+		getAll: {
+			module: getAll,
 			name: 'Get Many',
-			value: 'getAll',
-			description: 'List knowledge bases with their IDs and names, up to a limit or every one (Return All); start here to find a knowledge base ID',
+			description:
+				'List knowledge bases with their IDs and names, up to a limit or every one (Return All); start here to find a knowledge base ID',
 			action: 'Get many knowledge bases',
 		},
-		{
+		update: {
+			module: update,
 			name: 'Update',
-			value: 'update',
-			description: 'Change the name, description or other fields of a knowledge base given by its ID; fields not set stay as they are',
+			description:
+				'Change the name, description or other fields of a knowledge base given by its ID; fields not set stay as they are',
 			action: 'Update a knowledge base',
 		},
-	],
-	default: 'getAll',
-});
+	},
+	'getAll',
+);
