@@ -22,7 +22,7 @@ import type { Simulator, TapRequest, TapResult } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import { checkRefusal, finishedRuns, NEEDS_SIGNED_RESUME_URLS, type Refusal } from './send-and-wait';
 import type { ScenarioContext, WorkflowJson } from '../types';
-import { byId, chain, node, PACKAGE } from '../workflow';
+import { byId, chain, node, PACKAGE, type NodeSpec } from '../workflow';
 
 const PUSH = '/bot/v2/message/push';
 const alice = SEED.users.alice;
@@ -34,16 +34,22 @@ const NOT_WAITING = 'This request is no longer waiting for an answer.';
 const RELEASE_DECLINED = '{user} declined the release';
 const NOT_RECORDED = (user: string) => `${user}, your answer could not be recorded just now. If no confirmation follows, please tap again.`;
 
-interface Check {
+export interface Check {
 	what: string;
 	ok: boolean;
 }
 
-interface Report {
+export interface Report {
 	checks: Check[];
 	lines: string[];
 	/** n8n older than 1.107: the question's run, refused by Send and Wait. */
 	refused?: Refusal;
+}
+
+/** The credentials an in-chat workflow's Trigger and Send and Wait nodes use. */
+export interface ChatCredentials {
+	secret: { id: string; name: string };
+	bot: { id: string; name: string };
 }
 
 /** A Filter (v2) keeping items whose `left` equals `right` (strings). */
@@ -64,41 +70,39 @@ function filter(name: string, left: string, right: string, after: string) {
 	);
 }
 
+/** A Filter after the Trigger keeping message events whose text starts with `word` (then a space). */
+export function messagesStartingWith(name: string, word: string): NodeSpec {
+	return filter(name, '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', `message:${word}`, 'Trigger');
+}
+
+/** Workplace Bot's Send and Wait, Response Type approval, Answer In: Chat, asking the event's message text. */
+export function askInChat(name: string, parameters: Record<string, unknown>, after: string): NodeSpec {
+	return node(
+		name,
+		`${PACKAGE}.workplaceBot`,
+		1,
+		{
+			resource: 'message',
+			operation: 'sendAndWait',
+			...parameters,
+			message: '={{ $json.message.text }}',
+			responseType: 'approval',
+			answerIn: 'chat',
+			approvalOptions: { values: { approvalType: 'double' } },
+		},
+		{ after },
+	);
+}
+
 /**
- * The bot's event workflow: Trigger -> "direct …" messages ask alice in her direct chat, "group …"
- * messages ask the release topic (alice and bob may answer), ordinary postbacks run "Got Postback".
+ * A workflow receiving the bot's events: the Workplace Trigger (message and postback events,
+ * replies posted with the bot credential), then `nodes`; the Trigger and every "Ask …" node get
+ * the credentials.
  */
-export function approvalsWorkflow(
-	hookId: string,
-	credentials: { secret: { id: string; name: string }; bot: { id: string; name: string } },
-	triggerOptions: Record<string, unknown> = {},
-): WorkflowJson {
-	const ask = (name: string, target: Record<string, unknown>, after: string) =>
-		node(
-			name,
-			`${PACKAGE}.workplaceBot`,
-			1,
-			{
-				resource: 'message',
-				operation: 'sendAndWait',
-				...target,
-				message: '={{ $json.message.text }}',
-				responseType: 'approval',
-				answerIn: 'chat',
-				approvalOptions: { values: { approvalType: 'double' } },
-			},
-			{ after },
-		);
+export function chatWorkflow(hookId: string, credentials: ChatCredentials, nodes: NodeSpec[], triggerOptions: Record<string, unknown> = {}): WorkflowJson {
 	const wf = chain([
 		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1.1, { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, options: triggerOptions }, { after: [] }),
-		filter('Direct', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:direct', 'Trigger'),
-		ask('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
-		node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),
-		filter('Group', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:group', 'Trigger'),
-		ask('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob', options: { declinedConfirmation: RELEASE_DECLINED } }, 'Group'),
-		node('After Release', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Release' }),
-		filter('Postbacks', '={{ $json.type }}', 'postback', 'Trigger'),
-		node('Got Postback', 'n8n-nodes-base.noOp', 1, {}, { after: 'Postbacks' }),
+		...nodes,
 	]);
 	for (const n of wf.nodes) {
 		if (n.name === 'Trigger') {
@@ -110,9 +114,77 @@ export function approvalsWorkflow(
 	return wf;
 }
 
-type PushBody = { gid?: string; tid?: string; messages?: Array<{ type?: string; text?: string; template?: { text?: string; actions?: Array<{ type: string; label: string; data?: string }> } }> };
+/**
+ * The bot's event workflow: Trigger -> "direct …" messages ask alice in her direct chat, "group …"
+ * messages ask the release topic (alice and bob may answer), ordinary postbacks run "Got Postback".
+ */
+export function approvalsWorkflow(hookId: string, credentials: ChatCredentials, triggerOptions: Record<string, unknown> = {}): WorkflowJson {
+	return chatWorkflow(
+		hookId,
+		credentials,
+		[
+			messagesStartingWith('Direct', 'direct'),
+			askInChat('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
+			node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),
+			messagesStartingWith('Group', 'group'),
+			askInChat('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob', options: { declinedConfirmation: RELEASE_DECLINED } }, 'Group'),
+			node('After Release', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Release' }),
+			filter('Postbacks', '={{ $json.type }}', 'postback', 'Trigger'),
+			node('Got Postback', 'n8n-nodes-base.noOp', 1, {}, { after: 'Postbacks' }),
+		],
+		triggerOptions,
+	);
+}
 
-async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Report> {
+export type PushBody = { gid?: string; tid?: string; messages?: Array<{ type?: string; text?: string; template?: { text?: string; actions?: Array<{ type: string; label: string; data?: string }> } }> };
+
+/** A question Send and Wait pushed: its buttons' tokens and the execution waiting for them. */
+export interface Asked {
+	approve: string;
+	decline: string;
+	executionId: string;
+	actions: Array<{ type: string; label: string; data?: string }>;
+	push: PushBody;
+}
+
+/**
+ * One active in-chat workflow on a trigger server, the simulator sending the bot's events to it,
+ * and what the cases look at: n8n's executions, the next node's items, the bot's pushes.
+ */
+export interface ChatRun {
+	sim: Simulator;
+	/** The trigger's production URL, and the webhook secret deliveries are signed with. */
+	url: string;
+	secret: string;
+	workflowId: string;
+	credentials: ChatCredentials;
+	checks: Check[];
+	lines: string[];
+	check(what: string, ok: boolean): void;
+	/** Every push the bot sent, in order. */
+	pushes(): PushBody[];
+	/** The texts the bot posted in one thread, in order. */
+	textsIn(gid: string, tid: string): Array<string | undefined>;
+	/** How many executions a workflow has, whatever their status. */
+	executionsOf(workflowId: string): Promise<number>;
+	executions(): Promise<number>;
+	status(executionId: string): Promise<string>;
+	/** Polls an execution until its status is one of `wanted` (or time runs out): the last status. */
+	waitFor(executionId: string, wanted: string[], timeoutMs?: number): Promise<string>;
+	/** The json of the items a node of an execution output. */
+	after(executionId: string, nodeName: string): Promise<Array<Record<string, unknown>>>;
+	/** Sends a message event (the question) and waits for the Send and Wait push. */
+	ask(text: string, where?: { groupId?: string; topicId?: string }): Promise<Asked>;
+	tap(req: TapRequest): Promise<TapResult>;
+}
+
+/** Creates the credentials and the active workflow, waits until n8n serves the trigger and points the simulator's bot webhook at it. */
+export async function startChatRun(
+	ctx: ScenarioContext,
+	srv: TriggerServer,
+	name: string,
+	workflow: (hookId: string, credentials: ChatCredentials) => WorkflowJson,
+): Promise<ChatRun> {
 	const sim = ctx.sim as unknown as Simulator;
 	const inst = findInstalled(targetFor(ctx.n8nVersion));
 	if (!inst) throw new Error(`n8n ${ctx.n8nVersion} is not installed`);
@@ -126,67 +198,84 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 		}),
 		name: 'Workplace bot (chat e2e)',
 	};
+	const credentials = { secret: secretCred, bot: botCred };
 	const hookId = randomUUID();
-	const workflowId = await srv.createActiveWorkflow('e2e in-chat approvals', approvalsWorkflow(hookId, { secret: secretCred, bot: botCred }));
+	const workflowId = await srv.createActiveWorkflow(name, workflow(hookId, credentials));
 	const url = srv.webhookUrl(hookId, 'webhook');
 	await srv.waitForWebhook(url);
 	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
 
-	if (!versionAtLeast(ctx.n8nVersion, SIGNED_RESUME_URLS)) {
-		const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text: 'direct Approve 120 EUR?' })] }, { secret });
-		assert.equal(sent.status, 200, `the question was answered ${sent.status} ${sent.body}`);
-		const runs = await finishedRuns(srv, workflowId);
-		const pushes = ctx.sim.log.find({ method: 'POST', path: PUSH }).filter((r) => JSON.stringify(r.body).includes('template')).length;
-		return { checks: [], lines: [], refused: { statuses: runs.map((r) => r.status), namesVersion: runs.some((r) => NEEDS_SIGNED_RESUME_URLS.test(r.text)), pushes } };
-	}
-
 	const checks: Check[] = [];
-	const lines: string[] = [];
-	const check = (what: string, ok: boolean) => checks.push({ what, ok });
 	const pushes = () => ctx.sim.log.find({ method: 'POST', path: PUSH }).map((r) => r.body as PushBody);
-	const textsIn = (gid: string, tid: string) =>
-		pushes()
-			.filter((b) => b.gid === gid && b.tid === tid && b.messages?.[0]?.type === 'text')
-			.map((b) => b.messages?.[0]?.text);
 	// Every execution of the workflow, whatever its status (without a status filter n8n 2 lists finished ones only).
 	const STATUSES = ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'];
 	const executionsOf = async (id: string) => {
 		await sleep(1000);
 		return (await srv.server.executions({ workflowId: id, status: STATUSES }, 100)).results.length;
 	};
-	const executions = async () => await executionsOf(workflowId);
 	const status = async (id: string) => String((await srv.execution(id)).status);
-	const waitFor = async (id: string, wanted: string[], timeoutMs = 20_000) => {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const s = await status(id);
-			if (wanted.includes(s) || Date.now() > deadline) return s;
-			await sleep(200);
-		}
-	};
-	const after = async (id: string, nodeName: string) => {
-		const e = await srv.execution(id);
-		const data = parseExecutionData(inst, e.data) as { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
-		return (data?.resultData?.runData?.[nodeName] ?? []).flatMap((r) => r.data?.main?.[0] ?? []).map((i) => i.json);
-	};
-	/** Sends a message event (the question) and waits for the Send and Wait push; its tokens and execution. */
-	const ask = async (text: string, where: { groupId?: string; topicId?: string } = {}) => {
-		const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text, ...where })] }, { secret });
-		assert.equal(sent.status, 200, `the question "${text}" was answered ${sent.status} ${sent.body}`);
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const push = pushes().find((b) => b.messages?.[0]?.template?.text === text);
-			if (push) {
-				const actions = push.messages![0].template!.actions!;
-				const [approve, decline] = actions.map((a) => a.data ?? '');
-				const executionId = decodeAnswerToken(approve)!.executionId;
-				return { approve, decline, executionId, actions, push };
+	return {
+		sim,
+		url,
+		secret,
+		workflowId,
+		credentials,
+		checks,
+		lines: [],
+		check: (what, ok) => checks.push({ what, ok }),
+		pushes,
+		textsIn: (gid, tid) =>
+			pushes()
+				.filter((b) => b.gid === gid && b.tid === tid && b.messages?.[0]?.type === 'text')
+				.map((b) => b.messages?.[0]?.text),
+		executionsOf,
+		executions: async () => await executionsOf(workflowId),
+		status,
+		async waitFor(id, wanted, timeoutMs = 20_000) {
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const s = await status(id);
+				if (wanted.includes(s) || Date.now() > deadline) return s;
+				await sleep(200);
 			}
-			if (Date.now() > deadline) throw new Error(`no push for "${text}"`);
-			await sleep(100);
-		}
+		},
+		async after(id, nodeName) {
+			const e = await srv.execution(id);
+			const data = parseExecutionData(inst, e.data) as { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
+			return (data?.resultData?.runData?.[nodeName] ?? []).flatMap((r) => r.data?.main?.[0] ?? []).map((i) => i.json);
+		},
+		async ask(text, where = {}) {
+			const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text, ...where })] }, { secret });
+			assert.equal(sent.status, 200, `the question "${text}" was answered ${sent.status} ${sent.body}`);
+			const deadline = Date.now() + 30_000;
+			for (;;) {
+				const push = pushes().find((b) => b.messages?.[0]?.template?.text === text);
+				if (push) {
+					const actions = push.messages![0].template!.actions!;
+					const [approve, decline] = actions.map((a) => a.data ?? '');
+					return { approve, decline, executionId: decodeAnswerToken(approve)!.executionId, actions, push };
+				}
+				if (Date.now() > deadline) throw new Error(`no push for "${text}"`);
+				await sleep(100);
+			}
+		},
+		tap: async (req) => await sim.tap(req),
 	};
-	const tap = async (req: TapRequest): Promise<TapResult> => await sim.tap(req);
+}
+
+/** n8n older than 1.107: a question reaches Send and Wait, which refuses it; the runs and what was pushed. */
+export async function refusedQuestion(ctx: ScenarioContext, srv: TriggerServer, run: ChatRun, text: string, where: { groupId?: string; topicId?: string } = {}): Promise<Refusal> {
+	const sent = await sendWebhook(run.url, { kind: 'bot', events: [messageEvent({ text, ...where })] }, { secret: run.secret });
+	assert.equal(sent.status, 200, `the question was answered ${sent.status} ${sent.body}`);
+	const runs = await finishedRuns(srv, run.workflowId);
+	const pushes = ctx.sim.log.find({ method: 'POST', path: PUSH }).filter((r) => JSON.stringify(r.body).includes('template')).length;
+	return { statuses: runs.map((r) => r.status), namesVersion: runs.some((r) => NEEDS_SIGNED_RESUME_URLS.test(r.text)), pushes };
+}
+
+async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Report> {
+	const run = await startChatRun(ctx, srv, 'e2e in-chat approvals', approvalsWorkflow);
+	if (!versionAtLeast(ctx.n8nVersion, SIGNED_RESUME_URLS)) return { checks: [], lines: [], refused: await refusedQuestion(ctx, srv, run, 'direct Approve 120 EUR?') };
+	const { sim, url, secret, checks, lines, check, textsIn, executions, status, waitFor, after, ask, tap } = run;
 
 	// 1. Direct chat: alice taps Approve.
 	const direct = await ask('direct Approve 120 EUR for the team lunch?');
@@ -290,7 +379,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	lines.push(`ordinary postback: ${ordinary.status} ${ordinary.body}; executions +${afterOrdinary - before}`);
 	check('ordinary postback: one run', ordinary.status === 200 && afterOrdinary - before === 1);
 	// 6. n8n's waiting route refuses the first hand-off (a stand-in answering 503 once, then n8n).
-	await handOffRefusedOnce(ctx, srv, { secret: secretCred, bot: botCred }, { check, lines, executionsOf, status, waitFor, after, textsIn });
+	await handOffRefusedOnce(ctx, srv, run.credentials, run);
 	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
 	return { checks, lines };
 }
@@ -324,15 +413,7 @@ async function unavailableOnce(n8nOrigin: string): Promise<{ url: string; reques
 	return standIn;
 }
 
-type CaseTools = {
-	check: (what: string, ok: boolean) => void;
-	lines: string[];
-	executionsOf: (workflowId: string) => Promise<number>;
-	status: (id: string) => Promise<string>;
-	waitFor: (id: string, wanted: string[], timeoutMs?: number) => Promise<string>;
-	after: (id: string, nodeName: string) => Promise<Array<Record<string, unknown>>>;
-	textsIn: (gid: string, tid: string) => Array<string | undefined>;
-};
+type CaseTools = Pick<ChatRun, 'check' | 'lines' | 'executionsOf' | 'status' | 'waitFor' | 'after' | 'textsIn'>;
 
 /**
  * A second active workflow whose trigger hands taps on through the stand-in: the first hand-off
@@ -387,7 +468,7 @@ async function handOffRefusedOnce(ctx: ScenarioContext, srv: TriggerServer, cred
 }
 
 /** The message (thread and id) whose buttons carry this token, as a tap names it. */
-function messageOf(sim: Simulator, token: string): { messageId: string } {
+export function messageOf(sim: Simulator, token: string): { messageId: string } {
 	return { messageId: sentOf(sim, token).messageId };
 }
 
@@ -403,9 +484,14 @@ export const scenario = triggerServerScenario({
 	compat: true,
 	placeholderNote: 'the in-chat approval cases run in before()',
 	run: runCases,
-	check(report, ctx) {
-		if (report.refused) return checkRefusal(report.refused, ctx.n8nVersion);
-		process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] in-chat approvals:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
-		for (const c of report.checks) assert.ok(c.ok, c.what);
-	},
+	check: checkReport('in-chat approvals'),
 });
+
+/** A scenario's check of its Report: the refusal on n8n older than 1.107, else the lines printed under `title` and every check. */
+export function checkReport(title: string): (report: Report, ctx: ScenarioContext) => void {
+	return (report, ctx) => {
+		if (report.refused) return checkRefusal(report.refused, ctx.n8nVersion);
+		process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] ${title}:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
+		for (const c of report.checks) assert.ok(c.ok, c.what);
+	};
+}
