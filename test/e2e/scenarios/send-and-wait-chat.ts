@@ -66,12 +66,14 @@ function filter(name: string, left: string, right: string, after: string) {
 
 /**
  * The bot's event workflow: Trigger -> "direct …" messages ask alice in her direct chat, "group …"
- * messages ask the release topic (alice and bob may answer), ordinary postbacks run "Got Postback".
+ * messages ask the release topic (alice and bob may answer; `releaseParameters` are added to that
+ * Send and Wait, e.g. approvalsRequired), ordinary postbacks run "Got Postback".
  */
 export function approvalsWorkflow(
 	hookId: string,
 	credentials: { secret: { id: string; name: string }; bot: { id: string; name: string } },
 	triggerOptions: Record<string, unknown> = {},
+	releaseParameters: Record<string, unknown> = {},
 ): WorkflowJson {
 	const ask = (name: string, target: Record<string, unknown>, after: string) =>
 		node(
@@ -95,7 +97,7 @@ export function approvalsWorkflow(
 		ask('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
 		node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),
 		filter('Group', '={{ $json.type + ":" + String($json.message?.text ?? "").split(" ")[0] }}', 'message:group', 'Trigger'),
-		ask('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob', options: { declinedConfirmation: RELEASE_DECLINED } }, 'Group'),
+		ask('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob', options: { declinedConfirmation: RELEASE_DECLINED }, ...releaseParameters }, 'Group'),
 		node('After Release', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Release' }),
 		filter('Postbacks', '={{ $json.type }}', 'postback', 'Trigger'),
 		node('Got Postback', 'n8n-nodes-base.noOp', 1, {}, { after: 'Postbacks' }),
