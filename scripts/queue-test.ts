@@ -720,7 +720,7 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 			? `the first recount (${RECHECK_DELAYS_MS[0] / 1000} s after the taps)`
 			: `the second recount (${RECHECK_DELAYS_MS[1] / 1000} s after the taps)`;
 	lines.push(
-		`in-chat votes (Approvals Required 2): alice -> webhook1 ${taps[0].status} (${outcomes[0]}), bob -> webhook2 ${taps[1].status} (${outcomes[1]}) at the same moment; ` +
+		`in-chat votes (Approvals Required 2): alice -> webhook1 ${taps[0].status} (${outcomes[0]}), bob -> webhook2 ${taps[1].status} (${outcomes[1]}) at the same moment (tap times ${Math.abs(Date.parse(voters[0].event.timestamp) - Date.parse(voters[1].event.timestamp))} ms apart); ` +
 			`execution ${executionId} ${final} ${resumedAfter} ms after the taps, decided by ${decidedBy}; worker jobs ${jobs} (run + resume) after ${VOTES_WATCH_MS / 1000} s; ` +
 			`next node got ${JSON.stringify(after)}`,
 	);
@@ -733,13 +733,14 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
 	if (!outcomes.includes('resumed')) assert.ok(recounts.some((r) => r.status === 200), 'a recount reached the trigger through nginx (its production URL on the Resume Base URL host)');
 
-	// Both votes, each once, in time order; the later one decided.
-	const responders = voters
-		.map((v) => ({ id: SEED.users[v.user as 'alice' | 'bob']._id, username: v.user, source: 'chat', approved: true, respondedAt: v.event.timestamp }))
-		.sort((a, b) => Date.parse(a.respondedAt) - Date.parse(b.respondedAt));
-	const data = (after[0] as { data?: { responder?: { username?: string } } } | undefined)?.data;
-	const decider = responders.find((r) => r.username === data?.responder?.username);
-	assert.ok(decider && Date.parse(decider.respondedAt) === Date.parse(responders[1].respondedAt), `the responder is who decided, the later vote: ${JSON.stringify(data?.responder)}`);
+	// Both votes, each once, in time order (taps in the same millisecond in either order); the last one listed decided.
+	const want = voters.map((v) => ({ id: SEED.users[v.user as 'alice' | 'bob']._id, username: v.user, source: 'chat', approved: true, respondedAt: v.event.timestamp }));
+	const data = (after[0] as { data?: { responders?: typeof want } } | undefined)?.data;
+	const listed = data?.responders ?? [];
+	const byName = (list: typeof want) => [...list].sort((a, b) => a.username.localeCompare(b.username));
+	assert.deepEqual(byName(listed), byName(want), `responders: alice and bob, each once: ${JSON.stringify(listed)}`);
+	assert.ok(listed.every((r, i) => i === 0 || Date.parse(listed[i - 1].respondedAt) <= Date.parse(r.respondedAt)), 'responders in time order');
+	const decider = listed[listed.length - 1];
 	assert.deepEqual(
 		after,
 		[
@@ -751,7 +752,7 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 					messageId,
 					groupId: project._id,
 					threadId: topic._id,
-					responders,
+					responders: listed,
 				},
 			},
 		],
