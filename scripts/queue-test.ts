@@ -37,6 +37,12 @@
  *    resumes nothing and is told the request no longer waits. Times from tap to finished are printed.
  *    Double taps straight to both webhook processes (bypassing the trigger's routing): one resume
  *    each, since both triggers post to the resume URL through nginx.
+ * 6. Votes of two approvers in the chat (Approvals Required 2, release topic): alice's and bob's
+ *    Approve taps at the same moment, straight to webhook process 1 and 2: each process sees only
+ *    its own vote; the trigger's recounts, posted through nginx to its own URL, bring them together.
+ *    One resume within 60 s with both in `responders`, one "Approved by" confirmation, a "1 of 2"
+ *    reply to each counted tap and nothing else posted, no run started; watched past the last recheck.
+ *    The resume time and the recounts and hand-offs nginx passed are printed.
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -46,7 +52,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { nodeRun, parseExecutionData } from '../bench/lib';
-import { messageEvent, sendWebhook, startSimulator, type Simulator, type WebhookResult } from '../simulator';
+import { messageEvent, prepareTap, sendWebhook, startSimulator, type Simulator, type WebhookResult } from '../simulator';
 import { SEED } from '../simulator/seed';
 import {
 	checkMemoryReport,
@@ -61,6 +67,8 @@ import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
 import { approvalsWorkflow } from '../test/e2e/scenarios/send-and-wait-chat';
 import { decodeAnswerToken } from '../nodes/shared/inChatAnswer';
+import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/ballots';
+import { RECHECK_DELAYS_MS } from '../nodes/WorkplaceTrigger/recheck';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
@@ -522,43 +530,65 @@ async function sendAndWaitPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 const IN_CHAT_TAPS = 5;
 const IN_CHAT_DOUBLE_TAPS = 3;
 
-async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
+type PushBody = { gid?: string; tid?: string; messages?: Array<{ type?: string; text?: string; template?: unknown }> };
+
+/** The bodies of the bot's pushes the simulator received, in order. */
+function pushBodies(sim: Simulator): PushBody[] {
+	return sim.log.find({ method: 'POST', path: '/bot/v2/message/push' }).map((r) => r.body as PushBody);
+}
+
+/** The text pushes the bot posted in one chat or topic, in order. */
+function textsIn(sim: Simulator, gid: string, tid?: string): Array<string | undefined> {
+	return pushBodies(sim)
+		.filter((b) => b.gid === gid && (tid === undefined || b.tid === tid) && b.messages?.[0]?.type === 'text')
+		.map((b) => b.messages?.[0]?.text);
+}
+
+/**
+ * The in-chat approvals workflow (test/e2e/scenarios/send-and-wait-chat.ts), active, its trigger
+ * handing taps on to the resume URL through nginx; `ask` sends a question through the trigger and
+ * returns the waiting execution and the message holding its buttons.
+ */
+async function inChatWorkflow(cluster: QueueCluster, sim: Simulator, name: string, release: Record<string, unknown> = {}) {
 	const secret = sim.credentials.webhookSecret;
-	const secretCred = { id: await createCredentialIn(cluster.main, 'Workplace webhook secret (queue chat)', 'workplaceWebhookApi', { secret }), name: 'Workplace webhook secret (queue chat)' };
+	const secretCred = { id: await createCredentialIn(cluster.main, `Workplace webhook secret (${name})`, 'workplaceWebhookApi', { secret }), name: `Workplace webhook secret (${name})` };
 	const botCred = {
-		id: await restCredential(cluster, 'Workplace Bot (queue chat)', 'workplaceBotOAuth2Api', {
+		id: await restCredential(cluster, `Workplace Bot (${name})`, 'workplaceBotOAuth2Api', {
 			baseUrl: sim.url,
 			clientId: sim.credentials.botClientId,
 			clientSecret: sim.credentials.botClientSecret,
 		}).then((c) => c.id),
-		name: 'Workplace Bot (queue chat)',
+		name: `Workplace Bot (${name})`,
 	};
 	const hook = randomUUID();
 	// The public URL (WEBHOOK_URL) does not resolve here: taps go to nginx, with the public host.
-	const workflow = approvalsWorkflow(hook, { secret: secretCred, bot: botCred }, { resumeBaseUrl: `${cluster.nginx.url}/webhook-waiting` });
-	const workflowId = await createActiveWorkflowIn(cluster.main, 'queue: in-chat approvals', workflow);
+	const workflow = approvalsWorkflow(hook, { secret: secretCred, bot: botCred }, { resumeBaseUrl: `${cluster.nginx.url}/webhook-waiting` }, release);
+	const workflowId = await createActiveWorkflowIn(cluster.main, `queue: ${name}`, workflow);
 	const url = cluster.webhookUrl(hook, 'webhook');
 	await waitForTriggerWebhook(url);
 	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
-	const aliceChat = SEED.directChats.alice;
-	const replies = () =>
-		sim.log
-			.find({ method: 'POST', path: '/bot/v2/message/push' })
-			.map((r) => r.body as { gid?: string; messages?: Array<{ type?: string; text?: string }> })
-			.filter((b) => b.gid === aliceChat.gid && b.messages?.[0]?.type === 'text')
-			.map((b) => b.messages?.[0]?.text);
 
-	/** Asks alice through the trigger; the waiting execution and the message holding its buttons. */
-	const ask = async (question: string) => {
-		const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text: question })] }, { secret });
+	/** Asks through the trigger (alice's direct chat unless `where` names a group topic). */
+	const ask = async (question: string, where: { groupId?: string; topicId?: string } = {}) => {
+		const sent = await sendWebhook(url, { kind: 'bot', events: [messageEvent({ text: question, ...where })] }, { secret });
 		assert.equal(sent.status, 200, `the question was answered ${sent.status} ${sent.body}`);
 		const template = await pushedTemplate(sim.log, question, 60_000);
 		const data = (template.actions[0] as unknown as { data: string }).data;
 		const executionId = decodeAnswerToken(data)?.executionId ?? '';
 		assert.equal(await statusOf(cluster, executionId, ['waiting'], 100), 'waiting', 'the execution waits for the answer');
-		const messageId = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(data))?.id;
-		return { executionId, messageId };
+		const sentMessage = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(data));
+		return { executionId, messageId: sentMessage?.id, sentMessage };
 	};
+	/** Every execution of the workflow, whatever its status. */
+	const runs = async () =>
+		(await cluster.main.executions({ workflowId, status: ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'] }, 100)).results.length;
+	return { secret, hook, url, workflowId, ask, runs };
+}
+
+async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
+	const { hook, ask, runs: recorded } = await inChatWorkflow(cluster, sim, 'in-chat approvals');
+	const aliceChat = SEED.directChats.alice;
+	const replies = () => textsIn(sim, aliceChat.gid);
 
 	const times: number[] = [];
 	for (let i = 0; i < IN_CHAT_TAPS; i++) {
@@ -624,10 +654,120 @@ async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 
 	const sorted = [...times].sort((a, b) => a - b);
 	lines.push(`send and wait in chat: ${IN_CHAT_TAPS} taps through nginx, each resumed once; tap to execution finished ${sorted.map((t) => `${t} ms`).join(', ')} (median ${sorted[Math.floor(sorted.length / 2)]} ms)`);
-	const runs = (await cluster.main.executions({ workflowId, status: ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'] }, 100)).results.length;
+	const runs = await recorded();
 	const questions = IN_CHAT_TAPS + IN_CHAT_DOUBLE_TAPS;
 	lines.push(`send and wait in chat: ${runs} executions recorded for ${questions} questions and ${questions * 2} taps`);
 	assert.equal(runs, questions, 'the taps started no run');
+}
+
+/** The two-approver case watches this long after the simultaneous taps: past the trigger's last recheck, so a late recount that resumed or posted again shows. */
+const VOTES_WATCH_MS = RECHECK_DELAYS_MS[RECHECK_DELAYS_MS.length - 1] + 10_000;
+/** The execution must resume within this after the simultaneous taps. */
+const VOTES_RESUME_MS = 60_000;
+
+/**
+ * Two approvers in the release topic (Approvals Required 2, alice and bob allowed): alice's and
+ * bob's Approve taps, signed as the simulator's tap signs them, sent at the same moment straight to
+ * webhook process 1 and webhook process 2. Each process sees only its own vote ("1 of 2" twice,
+ * unless one of them already reads the other's tap in the stored static data); the trigger's
+ * recounts (posted through nginx to its own URL) bring the two together: one resume with both in
+ * `responders`, one confirmation, no run started. The requests nginx passed after the taps (the
+ * recounts, the hand-offs to the resume URL) are printed with their times.
+ */
+async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
+	const { secret, hook, ask, runs, workflowId } = await inChatWorkflow(cluster, sim, 'in-chat votes', { approvalsRequired: 2 });
+	const project = SEED.groups.project;
+	const topic = project.topics.release;
+	const question = 'group Ship the queue release with two approvals?';
+	const { executionId, messageId, sentMessage } = await ask(question, { groupId: project._id, topicId: topic._id });
+	const asked = pushBodies(sim).find((b) => JSON.stringify(b.messages?.[0]?.template ?? null).includes(question));
+	const buttons = (asked?.messages?.[0]?.template as { actions?: Array<{ type?: string; label?: string; data?: string }> } | undefined)?.actions ?? [];
+	assert.deepEqual([asked?.gid, asked?.tid], [project._id, topic._id], 'the question was pushed to the release topic');
+	assert.deepEqual(buttons.map((a) => `${a.type} ${a.label} ${decodeAnswerToken(a.data ?? '')?.executionId}`), [`postback Approve ${executionId}`, `postback Decline ${executionId}`], 'the buttons of the question');
+	assert.deepEqual([sentMessage?.groupId, sentMessage?.threadId], [project._id, topic._id], 'the question as the platform recorded it');
+
+	// The signed deliveries of the two taps, prepared first, then sent at the same moment, each straight to its own webhook process.
+	const voters = ['alice', 'bob'].map((user, p) => ({ user, process: p, event: prepareTap(sim.state, { messageId, label: 'Approve', user }).event }));
+	const pushesBefore = pushBodies(sim).length;
+	const started = Date.now();
+	const taps = await Promise.all(voters.map((v) => sendWebhook(cluster.directWebhookUrl(v.process, hook, 'webhook'), { kind: 'bot', events: [v.event] }, { secret })));
+	const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
+	const resumedAfter = Date.now() - started;
+	await sleep(Math.max(0, started + VOTES_WATCH_MS - Date.now()));
+
+	const jobs = jobsOf(cluster, executionId);
+	const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
+	const after = nodeRun(inst, full, 'After Release')?.data?.main?.[0]?.map((item) => item.json) ?? [];
+	const posted = pushBodies(sim).slice(pushesBefore);
+	const outcomes = taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? `status ${t.status}`);
+	const stored = (await storedStaticDataOf(cluster.main, workflowId)) as Record<string, Record<string, unknown> | undefined>;
+	// Measured, not a promise: a process still holding taps of a decided question writes them back (ballots.ts).
+	const keptTaps = Object.values(stored)
+		.flatMap((node) => Object.values((node?.[BALLOTS_FIELD] as Record<string, { ballots?: Array<{ delivery: string }> }> | undefined) ?? {}))
+		.flatMap((entry) => entry.ballots ?? [])
+		.map((b) => (JSON.parse(Buffer.from(b.delivery, 'base64').toString('utf8')) as { events: Array<{ source?: { username?: string } }> }).events[0]?.source?.username);
+	// What nginx passed after the taps (which went straight to the webhook processes): recounts to the trigger's URL, hand-offs to the resume URL.
+	const processOf = (upstream: string) => cluster.webhookProcesses.findIndex((w) => upstream.endsWith(`:${w.port}`)) + 1;
+	const passed = cluster.nginx
+		.accessLog()
+		.filter((a) => a.endedAt > started && (a.uri.startsWith(`/webhook/${hook}/`) || a.uri.startsWith(`/webhook-waiting/${executionId}/`)))
+		.sort((a, b) => a.startedAt - b.startedAt);
+	const recounts = passed.filter((a) => a.uri.startsWith(`/webhook/${hook}/`));
+	const timeline = passed.map((a) => `+${((a.startedAt - started) / 1000).toFixed(1)} s ${a.uri.startsWith('/webhook-waiting/') ? 'hand-off' : 'recount'} -> webhook${processOf(a.upstream)} ${a.status}`);
+	const decidedBy = outcomes.includes('resumed')
+		? 'a tap itself (its process read the other tap in the stored copy)'
+		: resumedAfter < RECHECK_DELAYS_MS[1]
+			? `the first recount (${RECHECK_DELAYS_MS[0] / 1000} s after the taps)`
+			: `the second recount (${RECHECK_DELAYS_MS[1] / 1000} s after the taps)`;
+	lines.push(
+		`in-chat votes (Approvals Required 2): alice -> webhook1 ${taps[0].status} (${outcomes[0]}), bob -> webhook2 ${taps[1].status} (${outcomes[1]}) at the same moment (tap times ${Math.abs(Date.parse(voters[0].event.timestamp) - Date.parse(voters[1].event.timestamp))} ms apart); ` +
+			`execution ${executionId} ${final} ${resumedAfter} ms after the taps, decided by ${decidedBy}; worker jobs ${jobs} (run + resume) after ${VOTES_WATCH_MS / 1000} s; ` +
+			`next node got ${JSON.stringify(after)}`,
+	);
+	lines.push(`in-chat votes: posted ${JSON.stringify(posted.map((b) => b.messages?.[0]?.text))}; nginx after the taps: ${timeline.join(', ') || 'nothing'}; taps of the decided question left in the stored static data: ${JSON.stringify(keptTaps)}`);
+
+	for (const [i, t] of taps.entries()) assert.equal(t.status, 200, `${voters[i].user}'s tap was answered ${t.status} ${t.body}`);
+	assert.ok(['counted,counted', 'counted,resumed'].includes([...outcomes].sort().join(',')), `the taps' outcomes: ${outcomes.join(', ')}`);
+	assert.equal(final, 'success', 'the execution after the taps');
+	assert.ok(resumedAfter <= VOTES_RESUME_MS, `resumed ${resumedAfter} ms after the taps (at most ${VOTES_RESUME_MS})`);
+	assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
+	if (!outcomes.includes('resumed')) assert.ok(recounts.some((r) => r.status === 200), 'a recount reached the trigger through nginx (its production URL on the Resume Base URL host)');
+
+	// Both votes, each once, in time order (taps in the same millisecond in either order); the last one listed decided.
+	const want = voters.map((v) => ({ id: SEED.users[v.user as 'alice' | 'bob']._id, username: v.user, source: 'chat', approved: true, respondedAt: v.event.timestamp }));
+	const data = (after[0] as { data?: { responders?: typeof want } } | undefined)?.data;
+	const listed = data?.responders ?? [];
+	const byName = (list: typeof want) => [...list].sort((a, b) => a.username.localeCompare(b.username));
+	assert.deepEqual(byName(listed), byName(want), `responders: alice and bob, each once: ${JSON.stringify(listed)}`);
+	assert.ok(listed.every((r, i) => i === 0 || Date.parse(listed[i - 1].respondedAt) <= Date.parse(r.respondedAt)), 'responders in time order');
+	const decider = listed[listed.length - 1];
+	assert.deepEqual(
+		after,
+		[
+			{
+				data: {
+					approved: true,
+					responder: { id: decider.id, username: decider.username, source: 'chat' },
+					respondedAt: decider.respondedAt,
+					messageId,
+					groupId: project._id,
+					threadId: topic._id,
+					responders: listed,
+				},
+			},
+		],
+		'what the next node got',
+	);
+
+	// The pushes: a "1 of 2" reply to each counted tap and one confirmation, all in the release topic.
+	assert.ok(posted.every((b) => b.gid === project._id && b.tid === topic._id && b.messages?.length === 1 && b.messages[0].type === 'text'), `pushes after the taps: ${JSON.stringify(posted)}`);
+	const counted = voters.filter((_, i) => outcomes[i] === 'counted').map((v) => `${v.user} approved: 1 of 2 approvals so far`);
+	assert.deepEqual(
+		posted.map((b) => b.messages?.[0]?.text).sort(),
+		[...counted, `Approved by ${decider.username}`].sort(),
+		'what the bot posted after the taps',
+	);
+	assert.equal(await runs(), 1, 'the taps and recounts started no run');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,6 +807,7 @@ async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
 		await phase('trigger', () => triggerPhases(cluster!, sim!, lines));
 		await phase('send and wait', () => sendAndWaitPhase(cluster!, inst, sim!, lines));
 		await phase('in-chat answers', () => inChatPhase(cluster!, inst, sim!, lines));
+		await phase('in-chat votes', () => inChatVotesPhase(cluster!, inst, sim!, lines));
 		return { target: id, ok: true, lines, durationMs: Date.now() - started };
 	} catch (e) {
 		const outputs = cluster ? clusterOutputTails(cluster) : '';

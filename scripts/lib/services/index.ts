@@ -15,6 +15,7 @@
  */
 export type {
 	InstallRecord,
+	NginxAccess,
 	NginxOptions,
 	NginxService,
 	PostgresService,

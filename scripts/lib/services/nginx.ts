@@ -11,7 +11,7 @@ import { formatDuration, getFreePort, run, runChecked, sleep } from '../proc';
 import { ensureInstalled, isRoot, NGINX } from './install';
 import { listProcesses, readProc } from './process-table';
 import { LaunchSpec, makeTempDir, ServerProcess, withPortRetry } from './server-process';
-import { HOST, installLog, NginxOptions, NginxService, noLog } from './service';
+import { HOST, installLog, NginxAccess, NginxOptions, NginxService, noLog } from './service';
 
 interface HttpReply {
 	status: number;
@@ -82,7 +82,7 @@ function nginxConfig(c: NginxConfigInput): string {
 		`error_log ${d('error.log')} notice;`,
 		'events { worker_connections 1024; }',
 		'http {',
-		"\tlog_format upstream '$remote_addr \"$request\" $status upstream=$upstream_addr $request_time';",
+		"\tlog_format upstream '$msec $remote_addr \"$request\" $status upstream=$upstream_addr $request_time';",
 		`\taccess_log ${d('access.log')} upstream;`,
 		`\tclient_body_temp_path ${d('client_body_temp')};`,
 		`\tproxy_temp_path ${d('proxy_temp')};`,
@@ -130,6 +130,24 @@ class NginxServer extends ServerProcess implements NginxService {
 		this.url = `http://${HOST}:${input.port}`;
 		this.config = fs.readFileSync(this.configFile, 'utf8');
 		this.upstreams = [...input.upstreams];
+	}
+
+	accessLog(): NginxAccess[] {
+		let text: string;
+		try {
+			text = fs.readFileSync(path.join(this.dir, 'access.log'), 'utf8');
+		} catch {
+			return [];
+		}
+		const out: NginxAccess[] = [];
+		for (const line of text.split('\n')) {
+			const m = /^(\d+\.\d+) \S+ "(\S+) (\S+) [^"]*" (\d+) upstream=(\S*) ([\d.]+)/.exec(line);
+			if (!m) continue;
+			const [, msec, method, uri, status, upstream, seconds] = m;
+			const endedAt = Math.round(Number(msec) * 1000);
+			out.push({ endedAt, startedAt: endedAt - Math.round(Number(seconds) * 1000), method, uri, status: Number(status), upstream });
+		}
+		return out;
 	}
 
 	get configFile(): string {

@@ -39,6 +39,21 @@ export interface NginxService extends Service {
 	upstreams: number[];
 	/** Points the upstream at other backend ports (new config + SIGHUP to the master), waits until the new config answers. */
 	setUpstreams(ports: number[]): Promise<void>;
+	/** The requests nginx answered so far, from its access log. */
+	accessLog(): NginxAccess[];
+}
+
+/** One request in nginx's access log. */
+export interface NginxAccess {
+	/** When nginx began and ended it (ms since the epoch, to the millisecond). */
+	startedAt: number;
+	endedAt: number;
+	method: string;
+	/** Path and query as the client sent them. */
+	uri: string;
+	status: number;
+	/** The backend that answered, e.g. 127.0.0.1:5679 ('-' when none). */
+	upstream: string;
 }
 
 export interface ServiceOptions {

@@ -116,9 +116,15 @@ export function chatWorkflow(hookId: string, credentials: ChatCredentials, nodes
 
 /**
  * The bot's event workflow: Trigger -> "direct …" messages ask alice in her direct chat, "group …"
- * messages ask the release topic (alice and bob may answer), ordinary postbacks run "Got Postback".
+ * messages ask the release topic (alice and bob may answer; `releaseParameters` are added to that
+ * Send and Wait, e.g. approvalsRequired), ordinary postbacks run "Got Postback".
  */
-export function approvalsWorkflow(hookId: string, credentials: ChatCredentials, triggerOptions: Record<string, unknown> = {}): WorkflowJson {
+export function approvalsWorkflow(
+	hookId: string,
+	credentials: ChatCredentials,
+	triggerOptions: Record<string, unknown> = {},
+	releaseParameters: Record<string, unknown> = {},
+): WorkflowJson {
 	return chatWorkflow(
 		hookId,
 		credentials,
@@ -127,7 +133,7 @@ export function approvalsWorkflow(hookId: string, credentials: ChatCredentials, 
 			askInChat('Ask Alice', { sendTo: 'user', userId: byId(alice._id) }, 'Direct'),
 			node('After Alice', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Alice' }),
 			messagesStartingWith('Group', 'group'),
-			askInChat('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob', options: { declinedConfirmation: RELEASE_DECLINED } }, 'Group'),
+			askInChat('Ask Release', { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob', options: { declinedConfirmation: RELEASE_DECLINED }, ...releaseParameters }, 'Group'),
 			node('After Release', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Release' }),
 			filter('Postbacks', '={{ $json.type }}', 'postback', 'Trigger'),
 			node('Got Postback', 'n8n-nodes-base.noOp', 1, {}, { after: 'Postbacks' }),
