@@ -9,15 +9,19 @@
  *   credentials and examples imported with n8n's CLI), `n8n start`, the examples activated through
  *   the REST API. A trigger example gets a signed delivery from the simulator's webhook sender; the
  *   approval example gets two drafts POSTed to its Webhook node, and the reviewer's buttons in the
- *   pushes are clicked as a browser would (Publish on one, Decline on the other). The executions
- *   n8n recorded and what the simulator received are checked. The executed workflow is a placeholder.
+ *   pushes are clicked as a browser would (Publish on one, Decline on the other); the two-of-three
+ *   release example gets "release 2.4" in the release topic, then alice's and bob's taps on Approve
+ *   (the simulator's `tap`). The executions n8n recorded and what the simulator received are
+ *   checked. The executed workflow is a placeholder.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { LlmSimulator, SimulatorState } from '../../../simulator';
+import { parseExecutionData } from '../../../bench/lib';
+import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import type { LlmSimulator, Simulator, SimulatorState, TapResult } from '../../../simulator';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import {
 	activateWorkflow,
@@ -33,10 +37,12 @@ import {
 	type ExampleWorkflow,
 	type SimulatorInfo,
 } from '../../../scripts/lib/examples';
-import { createUserFolder, fetchWebhook, findInstalled, settledExecutions, startN8nServer, targetFor, type ExecutionSummary, type N8nServer } from '../../../scripts/lib/n8n';
+import { createUserFolder, fetchWebhook, findInstalled, settledExecutions, startN8nServer, targetFor, type ExecutionSummary, type N8nInstall, type N8nServer } from '../../../scripts/lib/n8n';
+import { sleep } from '../../../scripts/lib/proc';
 import type { Scenario, ScenarioContext, ScenarioCredential, LoggedRequest, WorkflowJson } from '../types';
 import { chain, manualTrigger, set } from '../workflow';
-import { executionIdOf, open, pushedTemplate, type Button } from './send-and-wait';
+import { executionIdOf, open, PUSH, pushedTemplate, type Button } from './send-and-wait';
+import { sentOf } from './send-and-wait-chat';
 import { requestLines, sha256 } from '../workplace';
 
 const credentials: ScenarioCredential[] = EXAMPLE_CREDENTIALS.map((c) => ({
@@ -212,6 +218,7 @@ interface TriggerReport {
 	pushes: LoggedRequest[];
 	bobReply?: unknown;
 	approval?: ApprovalReport;
+	release?: ReleaseReport;
 }
 
 /** flow-approve-before-publishing.json: one draft published, one declined. */
@@ -229,6 +236,31 @@ interface ApprovalReport {
 }
 
 const reports = new Map<string, TriggerReport>();
+
+/** An execution's status as n8n's REST API answers it. */
+async function executionStatus(server: N8nServer, id: string): Promise<string> {
+	return String((await server.rest<{ status: string }>('GET', `/executions/${id}`)).status);
+}
+
+/** Polls an execution until its status is one of `wanted` (or the time is up): the last status seen. */
+async function waitForStatus(server: N8nServer, id: string, wanted: string[], timeoutMs = 30_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const status = await executionStatus(server, id);
+		if (wanted.includes(status) || Date.now() > deadline) return status;
+		await sleep(200);
+	}
+}
+
+type NodeOutputs = Record<string, Array<Array<Array<Record<string, unknown>>>>>;
+
+/** Per node that ran in an execution (GET /executions/:id): each run's outputs, each a list of the items' json. */
+function nodeOutputs(inst: N8nInstall, execution: { data?: unknown } | undefined): NodeOutputs {
+	type Run = { data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } };
+	const data = parseExecutionData(inst, execution?.data) as { resultData?: { runData?: Record<string, Run[]> } } | undefined;
+	const runData = data?.resultData?.runData ?? {};
+	return Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, runs.map((run) => (run.data?.main ?? []).map((items) => (items ?? []).map((i) => i.json)))]));
+}
 
 
 async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> {
@@ -268,6 +300,7 @@ async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> 
 		report.pushes = ctx.sim.log.find({ method: 'POST', path: '/bot/v2/message/push' });
 		report.bobReply = state(ctx).sentMessages({ uid: bob._id }).at(-1)?.content;
 		report.approval = await runApprovalExample(ctx, server);
+		report.release = await runReleaseExample(ctx, server, inst);
 		return report;
 	} catch (e) {
 		const out = server ? `\n--- n8n start output (tail) ---\n${server.output().split('\n').slice(-30).join('\n')}` : '';
@@ -300,7 +333,7 @@ async function runApprovalExample(ctx: ScenarioContext, server: N8nServer): Prom
 		buttons[outcome] = (await pushedTemplate(ctx.sim.log, reviewQuestion(draft.fileName))).actions;
 	}
 	const executionIds = [executionIdOf(buttons.published[0].linkUri), executionIdOf(buttons.declined[1].linkUri)];
-	const statusOf = async (id: string) => String((await server.rest<{ status: string }>('GET', `/executions/${id}`)).status);
+	const statusOf = async (id: string) => await executionStatus(server, id);
 	const waiting = await Promise.all(executionIds.map(statusOf));
 	const clicks = [];
 	for (const button of [buttons.published[0], buttons.declined[1]]) {
@@ -368,8 +401,173 @@ function checkApprovalExample(report: TriggerReport, ctx: ScenarioContext): void
 	});
 }
 
+const RELEASE_FILE = 'flow-release-two-of-three.json';
+const release = project.topics.release;
+const RELEASE_QUESTION = 'Ship 2.4? Two of alice, bob and carol must approve.';
+const ALICE_COUNTED = 'alice approved: 1 of 2 approvals so far';
+const BOB_DECIDED = 'Approved by bob';
+const RELEASE_ANNOUNCED = 'Release 2.4 approved by alice and bob';
+
+/** flow-release-two-of-three.json: "release 2.4" in the release topic, then alice and bob tap Approve. */
+interface ReleaseReport {
+	/** The trigger's answer to the message "release 2.4". */
+	asked: number;
+	buttons: Button[];
+	/** The question's message as the platform recorded it. */
+	question: { messageId: string; groupId: string; threadId: string };
+	/** The execution asking: after the question, after alice's tap, after bob's. */
+	statuses: string[];
+	/** alice's tap, then bob's. */
+	taps: TapResult[];
+	/** The example's executions once settled: the generic message's and this one. */
+	executions: ExecutionSummary[];
+	/** What the nodes of the asking execution output. */
+	outputs: NodeOutputs;
+	/** Requests at the simulator from the message on, token requests left out. */
+	requests: LoggedRequest[];
+}
+
+type TextPush = { gid?: string; tid?: string; messages?: Array<{ type?: string; text?: string }> };
+
+/** The texts the bot pushed to one thread, in order. */
+function textsPushed(requests: LoggedRequest[], gid: string, tid: string): string[] {
+	return requests
+		.filter((r) => r.method === 'POST' && r.path === PUSH)
+		.map((r) => r.body as TextPush)
+		.filter((b) => b.gid === gid && b.tid === tid && b.messages?.[0]?.type === 'text')
+		.map((b) => String(b.messages?.[0]?.text));
+}
+
+/** Waits until the bot pushed `text` to the release topic. */
+async function pushedToRelease(ctx: ScenarioContext, text: string, timeoutMs = 20_000): Promise<void> {
+	for (const deadline = Date.now() + timeoutMs; !textsPushed(calls(ctx), project._id, release._id).includes(text); await sleep(100)) {
+		if (Date.now() > deadline) throw new Error(`the bot did not post "${text}" in the release topic`);
+	}
+}
+
+/**
+ * The two-of-three release example: a signed message "release 2.4" in the release topic, alice taps
+ * Approve on the question (a vote counted), then bob (the deciding vote), as the simulator plays taps.
+ */
+async function runReleaseExample(ctx: ScenarioContext, server: N8nServer, inst: N8nInstall): Promise<ReleaseReport> {
+	const sim = ctx.sim as unknown as Simulator;
+	const example = loadExample(RELEASE_FILE);
+	const url = triggerWebhookUrl(server.url, example);
+	const secret = ctx.sim.credentials.webhookSecret;
+	sim.configure({ botWebhookUrl: url, botWebhookSecret: secret });
+	try {
+		ctx.sim.log.clear();
+		const message = messageEvent({ text: 'release 2.4', groupId: project._id, topicId: release._id });
+		const asked = (await sendWebhook(url, { kind: 'bot', events: [message] }, { secret })).status;
+		const buttons = (await pushedTemplate(ctx.sim.log, RELEASE_QUESTION)).actions;
+		const token = buttons[0]?.data ?? '';
+		const question = sentOf(sim, token);
+		const executionId = decodeAnswerToken(token)?.executionId ?? '';
+		const statuses = [await waitForStatus(server, executionId, ['waiting'])];
+		const taps = [await sim.tap({ messageId: question.messageId, label: 'Approve', user: 'alice' })];
+		await pushedToRelease(ctx, ALICE_COUNTED);
+		statuses.push(await executionStatus(server, executionId));
+		taps.push(await sim.tap({ messageId: question.messageId, label: 'Approve', user: 'bob' }));
+		statuses.push(await waitForStatus(server, executionId, ['success', 'error', 'crashed', 'canceled']));
+		const executions = await settledExecutions(server, example.id);
+		await pushedToRelease(ctx, BOB_DECIDED);
+		await sleep(3000); // a second post of anything would come now
+		const outputs = nodeOutputs(inst, await server.rest<{ data?: unknown }>('GET', `/executions/${executionId}`));
+		return { asked, buttons, question, statuses, taps, executions, outputs, requests: calls(ctx) };
+	} finally {
+		sim.configure({ botWebhookUrl: null, botWebhookSecret: null });
+	}
+}
+
+function checkReleaseExample(report: TriggerReport, ctx: ScenarioContext): void {
+	const inst = findInstalled(targetFor(ctx.n8nVersion));
+	assert.ok(inst, `n8n ${ctx.n8nVersion} is installed`);
+	// The generic message reached this example too: its Filter keeps nothing, the run succeeds.
+	const generic = report.deliveries[RELEASE_FILE];
+	assert.equal(generic.status, 200);
+	assert.deepEqual(
+		generic.executions.map((x) => x.status),
+		['success'],
+	);
+	const dropped = nodeOutputs(inst, generic.execution);
+	assert.deepEqual(Object.keys(dropped), ['Message to the Bot', 'Release Requests Only']);
+	assert.deepEqual(dropped['Release Requests Only'][0][0], [], 'the Filter keeps no item of the generic message');
+
+	const run = report.release;
+	assert.ok(run, 'the release example ran');
+	assert.equal(run.asked, 200);
+	assert.deepEqual(
+		run.buttons.map((b) => b.label),
+		['Approve', 'Decline'],
+	);
+	const tokens = run.buttons.map((b) => decodeAnswerToken(b.data ?? ''));
+	const asking = loadExample(RELEASE_FILE).nodes.find((n) => n.name === 'Ask the Release Leads');
+	const executionId = run.executions.find((x) => x.id !== generic.executions[0].id)?.id;
+	assert.deepEqual(
+		tokens.map((t) => [t?.executionId, t?.nodeId, t?.answer]),
+		[
+			[executionId, asking?.id, 'a'],
+			[executionId, asking?.id, 'd'],
+		],
+		"the buttons answer the release's execution, at the example's Send and Wait node",
+	);
+	assert.deepEqual([run.question.groupId, run.question.threadId], [project._id, release._id]);
+	assert.deepEqual(run.statuses, ['waiting', 'waiting', 'success'], "waiting after the question and after alice's vote; bob's vote resumes it");
+	assert.deepEqual(
+		run.taps.map((t) => [t.status, /\((\w+)\)/.exec(t.body)?.[1]]),
+		[
+			[200, 'counted'],
+			[200, 'resumed'],
+		],
+	);
+	assert.deepEqual(
+		run.executions.map((x) => x.status),
+		['success', 'success'],
+		"the generic message's run and this one: the taps started no run",
+	);
+
+	// The execution went on once, with both votes.
+	const voter = (user: { _id: string; username: string }, tap: TapResult) => ({ id: user._id, username: user.username, source: 'chat', approved: true, respondedAt: tap.event.timestamp });
+	const data = {
+		approved: true,
+		responder: { id: bob._id, username: 'bob', source: 'chat' },
+		respondedAt: run.taps[1].event.timestamp,
+		...run.question,
+		responders: [voter(alice, run.taps[0]), voter(bob, run.taps[1])],
+	};
+	const out = run.outputs;
+	assert.deepEqual(Object.keys(out).sort(), ['Announce the Release', 'Approved?', 'Ask the Release Leads', 'Message to the Bot', 'Release Requests Only']);
+	assert.deepEqual(out['Ask the Release Leads'], [[[{ data }]]]);
+	assert.deepEqual(out['Approved?'], [[[{ data }], []]]);
+	assert.deepEqual(
+		out['Announce the Release'].map((outputs) => outputs[0].map((item) => (item.message as { threadId?: string }).threadId)),
+		[[release._id]],
+	);
+
+	// At the platform: the question, alice's vote counted, then bob's confirmation and the announcement (either first).
+	const lines = requestLines(run.requests);
+	assert.deepEqual(lines.slice(0, 2), [`POST ${PUSH}`, `POST ${PUSH}`], lines.join('\n'));
+	assert.deepEqual(lines.slice(2).sort(), ['POST /bot/v1/group/message', `POST ${PUSH}`], lines.join('\n'));
+	assert.ok(
+		run.requests.every((r) => r.status >= 200 && r.status < 300),
+		lines.join('\n'),
+	);
+	assert.deepEqual(run.requests[0].body, {
+		gid: project._id,
+		tid: release._id,
+		messages: [{ type: 'template', altText: RELEASE_QUESTION, template: { type: 'buttons', text: RELEASE_QUESTION, actions: run.buttons } }],
+	});
+	assert.deepEqual(textsPushed(run.requests, project._id, release._id), [ALICE_COUNTED, BOB_DECIDED]);
+	const announced = run.requests.filter((r) => r.path === '/bot/v1/group/message').map((r) => r.body);
+	assert.deepEqual(announced, [{ gid: project._id, tid: release._id, message: { type: 'text', data: RELEASE_ANNOUNCED } }]);
+	const inTopic = state(ctx)
+		.sentMessages({ gid: project._id, tid: release._id })
+		.filter((m) => JSON.stringify(m.content).includes(RELEASE_ANNOUNCED));
+	assert.equal(inTopic.length, 1, 'announced once in the release topic');
+}
+
 const triggerExamples: Scenario = {
-	name: `example: trigger-receive-messages.json, flow-reply-to-bot-messages.json and ${APPROVAL_FILE} (activated in n8n start)`,
+	name: `example: trigger-receive-messages.json, flow-reply-to-bot-messages.json, ${RELEASE_FILE} and ${APPROVAL_FILE} (activated in n8n start)`,
 	timeoutMs: 60_000,
 	workflow: () => chain([manualTrigger(), set('Placeholder', { note: 'the trigger examples run in before()' })]),
 	async before(ctx) {
@@ -381,7 +579,7 @@ const triggerExamples: Scenario = {
 		const triggered = loadExamples().filter(isTriggerStarted);
 		assert.deepEqual(
 			triggered.map((e) => e.file),
-			['flow-reply-to-bot-messages.json', 'trigger-receive-messages.json'],
+			[RELEASE_FILE, 'flow-reply-to-bot-messages.json', 'trigger-receive-messages.json'],
 		);
 		for (const e of triggered) assert.ok(report.activeIds.includes(e.id), `${e.file} is active`);
 
@@ -421,6 +619,7 @@ const triggerExamples: Scenario = {
 		assert.deepEqual(report.pushes[0].body, { gid: bobChat.gid, tid: bobChat.tid, messages: [expected] });
 		assert.deepEqual(report.bobReply, expected);
 		checkApprovalExample(report, ctx);
+		checkReleaseExample(report, ctx);
 	},
 };
 
@@ -469,6 +668,7 @@ const covered = new Set([
 	'trigger-receive-messages.json',
 	'flow-reply-to-bot-messages.json',
 	APPROVAL_FILE,
+	RELEASE_FILE,
 ]);
 const missing = loadExamples().filter((e) => !covered.has(e.file));
 if (missing.length) throw new Error(`examples without an e2e scenario: ${missing.map((e) => e.file).join(', ')}`);
