@@ -19,7 +19,7 @@ import { createHmac } from 'crypto';
 import type { Ballot } from '../shared/inChatAnswer';
 import { isPlainObject } from '../shared/validation';
 import type { BallotStore } from './ballots';
-import { isHeld } from './ballots';
+import { forgetBallots, isHeld } from './ballots';
 import { logTrigger } from './log';
 import { signingSecret } from './secret';
 
@@ -70,8 +70,11 @@ function ownUrl(ctx: IWebhookFunctions, resumeBaseUrl: unknown): { url: string; 
 	}
 }
 
-/** Posts the recount to the trigger's own URL, signed with its secret. */
-async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?: string }, secret: string, recount: Recount): Promise<void> {
+/** The outcomes of a recount after which the question needs no more: decided, or no longer waiting. */
+const SETTLED = /: (resumed|alreadyAnswered|notWaiting)$/;
+
+/** Posts the recount to the trigger's own URL, signed with its secret; whether the question is settled. */
+async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?: string }, secret: string, recount: Recount): Promise<boolean> {
 	const body = JSON.stringify({ [RECOUNT_FIELD]: recount });
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -87,7 +90,14 @@ async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?:
 			...(target.host ? { host: target.host } : {}),
 		},
 	};
-	await ctx.helpers.httpRequest(request);
+	const answer: unknown = await ctx.helpers.httpRequest(request);
+	let parsed: unknown = answer;
+	try {
+		if (typeof answer === 'string') parsed = JSON.parse(answer);
+	} catch {
+		return false;
+	}
+	return isPlainObject(parsed) && typeof parsed.message === 'string' && SETTLED.test(parsed.message);
 }
 
 /**
@@ -104,7 +114,8 @@ export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resum
 		for (const delay of RECHECK_DELAYS_MS) {
 			await sleep(delay);
 			if (!isHeld(store, recount.request)) return;
-			await postRecount(ctx, target, secret, recount);
+			// Settled elsewhere: this process lets go of its taps (else it would write them back).
+			if (await postRecount(ctx, target, secret, recount)) return forgetBallots({ scope: store.scope }, recount.request);
 		}
 	})().catch((error: Error) => logTrigger(ctx, 'warn', `a recount of in-chat votes could not be posted: ${error.message}; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it`));
 }

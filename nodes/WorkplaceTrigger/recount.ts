@@ -37,16 +37,21 @@ export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, st
 	const held = heldBallots(store, recount.request);
 	const merged = unionOf(held, recount.ballots);
 	const next = { request: recount.request, ballots: merged, round: recount.round + 1 };
-	if (addsTo(held, merged)) keepBallots(store, recount.request, merged);
-	if (!addsTo(recount.ballots, merged)) {
-		if (addsTo(held, merged)) scheduleRechecks(ctx, next, resumeBaseUrl, store);
+	if (held.length > 0 && !addsTo(recount.ballots, merged)) {
+		// Nothing here is new to the sender; taps the recount brings are written back and checked again.
+		if (addsTo(held, merged)) {
+			keepBallots(store, recount.request, merged);
+			scheduleRechecks(ctx, next, resumeBaseUrl, store);
+		}
 		return 'nothing new';
 	}
+	// New taps for the count, or a question this process no longer knows (decided here, or its
+	// taps dropped from the stored copy): the waiting node counts them, or says it no longer waits.
 	const question = questionOf(merged, recount.request);
 	if (!question) return 'no tap of the question';
 	const handed = await handOn(ctx, question.token, { ballots: merged }, resumeBaseUrl);
 	afterOutcome(store, recount.request, handed.outcome, merged);
-	if (handed.outcome === 'counted') scheduleRechecks(ctx, next, resumeBaseUrl, store);
+	if (handed.outcome === 'counted' && addsTo(held, merged)) scheduleRechecks(ctx, next, resumeBaseUrl, store);
 	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
 		await postReply(ctx, question.event, handed.reply);
 	}

@@ -223,6 +223,17 @@ describe('the trigger keeps counted taps', () => {
 		expect((route.requests[2].body as IDataObject).ballots).toEqual([route.requests[1].body, aliceBallot]);
 		expect(route.resumed).toEqual([run.executionId]);
 		expect(texts(sim.log.find({ method: 'POST', path: PUSH }))).toEqual(['Approved by bob']);
+		expect(stored(processB)?.[BALLOTS_FIELD]).toBeUndefined();
+
+		// A's later recount reaches a process that no longer holds the question: the waiting node
+		// says it is decided, and nothing is written back or posted.
+		forgetProcessMemoryForTests();
+		sim.log.clear();
+		const late = await processB.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) } });
+		expect(late.body).toEqual({ received: 0, message: expect.stringMatching(/^Recount of in-chat votes: (notWaiting|alreadyAnswered)$/) });
+		expect(route.resumed).toEqual([run.executionId]);
+		expect(stored(processB)?.[BALLOTS_FIELD]).toBeUndefined();
+		expect(sim.log.find({ method: 'POST', path: PUSH })).toHaveLength(0);
 	});
 
 	it('a recount with a wrong signature is refused', async () => {
