@@ -11,7 +11,6 @@ import type { AnswerReply, AnswerToken, Ballot, ForwardedDelivery } from '../sha
 import { NOT_WAITING_REPLY, answererOf, decodeAnswerToken, fillUser, isAnswerData, readAnswerReply, resumeUrlOf } from '../shared/inChatAnswer';
 import { processMap } from '../shared/processMemory';
 import { botRequest } from '../shared/transport/botApi';
-import { handRetryPolicy } from '../shared/transport/retryPolicy';
 import { isPlainObject } from '../shared/validation';
 import type { BallotStore } from './ballots';
 import { forgetBallots, heldBallots, keepBallots, unionOf } from './ballots';
@@ -107,12 +106,12 @@ async function forward(ctx: IWebhookFunctions, url: string, host: string | undef
 export async function postReply(ctx: IWebhookFunctions, event: IDataObject, text: string): Promise<void> {
 	const { groupId, topicId } = chatOf(event);
 	if (!groupId) return;
-	handRetryPolicy(ctx, 0, { maxRateLimitRetries: 1, maxRetryWaitSeconds: 5, maxServerErrorRetries: 0, timeoutSeconds: REPLY_TIMEOUT_SECONDS });
 	try {
 		await botRequest(ctx, {
 			method: 'POST',
 			path: '/bot/v2/message/push',
 			body: { gid: groupId, tid: topicId ?? '', messages: [{ type: 'text', text }] },
+			policy: { maxRateLimitRetries: 1, maxRetryWaitSeconds: 5, maxServerErrorRetries: 0, timeoutSeconds: REPLY_TIMEOUT_SECONDS },
 		});
 	} catch (error) {
 		logTrigger(ctx, 'warn', `the reply to an in-chat answer could not be posted: ${(error as Error).message}`);

@@ -3,7 +3,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { networkErrorCode } from '../shared/transport/attempt';
 import { downloadPicture } from '../shared/transport/botApi';
-import { backoffMs, handRetryPolicy } from '../shared/transport/retryPolicy';
+import { backoffMs } from '../shared/transport/retryPolicy';
 
 /** A retry is started only if at least this much of the time limit is left for it after its wait. */
 const MIN_ATTEMPT_MS = 200;
@@ -45,9 +45,9 @@ export async function downloadWithinLimit(
 	const deadline = performance.now() + limitMs;
 	for (let attempts = 1; ; attempts++) {
 		const leftMs = Math.max(1, deadline - performance.now());
-		handRetryPolicy(ctx, 0, { maxRateLimitRetries: 0, maxRetryWaitSeconds: 0, maxServerErrorRetries: 0, timeoutSeconds: leftMs / 1000 });
+		const policy = { maxRateLimitRetries: 0, maxRetryWaitSeconds: 0, maxServerErrorRetries: 0, timeoutSeconds: leftMs / 1000 };
 		try {
-			return { binary: await downloadPicture(ctx, pictureId, size, names) };
+			return { binary: await downloadPicture(ctx, pictureId, size, names, 0, policy) };
 		} catch (error) {
 			const waitMs = retryDelayMs(error, attempts - 1);
 			if (waitMs === undefined || performance.now() + waitMs + MIN_ATTEMPT_MS > deadline) {

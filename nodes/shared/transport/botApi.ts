@@ -1,3 +1,4 @@
+import type { RetryPolicy } from './retryPolicy';
 import type {
 	IBinaryData,
 	ICredentialsDecrypted,
@@ -54,10 +55,11 @@ export async function downloadPicture(
 	size: string,
 	names: { fileName?: unknown; fallbackFileName: string },
 	itemIndex = 0,
+	policy?: RetryPolicy,
 ): Promise<IBinaryData> {
 	const response = await botRequest<Parameters<typeof responseToBinary>[1]['body']>(
 		ctx,
-		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true },
+		{ method: 'GET', path: apiPath`/file/image/${pictureId}`, qs: { size }, stream: true, ...(policy ? { policy } : {}) },
 		itemIndex,
 	);
 	const given = typeof names.fileName === 'string' ? names.fileName.trim().replace(/[/\\]/g, '_') : '';

@@ -77,7 +77,7 @@ interface Call {
 	node: INode;
 	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
-	/** Time limit and retries of the item (the router hands them over: retryPolicy.ts). */
+	/** Time limit and retries: the caller's, else the item's (the router hands them over: retryPolicy.ts). */
 	policy: RetryPolicy;
 	/** Whether the platform may receive the call twice: only then is it sent again after a loss. */
 	idempotent: boolean;
@@ -105,7 +105,7 @@ type Next = { retryInMs: number } | { renewToken: string } | { answer: Workplace
 async function prepareCall(ctx: RequestContext, api: ApiDefinition, request: WorkplaceRequest, itemIndex: number): Promise<Call> {
 	const node = ctx.getNode();
 	const credentials = await credentialsFor(ctx, api, itemIndex);
-	const policy = getRetryPolicy(ctx, itemIndex);
+	const policy = request.policy ?? getRetryPolicy(ctx, itemIndex);
 	const spec = api.expirableToken;
 	return {
 		ctx,

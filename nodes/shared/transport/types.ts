@@ -7,6 +7,8 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import type { RetryPolicy } from './retryPolicy';
+
 import type { ExpirableToken } from './token';
 
 /** What a call and its answer look like: the transport's parts import these from here, index.ts re-exports them. */
@@ -54,6 +56,12 @@ export interface WorkplaceRequest {
 	 * (not processed), still throws.
 	 */
 	notFoundAfterRetrySucceeds?: boolean;
+	/**
+	 * The time limit and retries of this call, when its caller decides them (the trigger's replies
+	 * and pictures, which no item's options govern); else the item's, as the router handed them
+	 * over (retryPolicy.ts).
+	 */
+	policy?: RetryPolicy;
 }
 
 export interface WorkplaceResponse<T = unknown> {
