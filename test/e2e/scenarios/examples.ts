@@ -403,10 +403,13 @@ function checkApprovalExample(report: TriggerReport, ctx: ScenarioContext): void
 
 const RELEASE_FILE = 'flow-release-two-of-three.json';
 const release = project.topics.release;
-const RELEASE_QUESTION = 'Ship 2.4? Two of alice, bob and carol must approve.';
-const ALICE_COUNTED = 'alice approved: 1 of 2 approvals so far';
-const BOB_DECIDED = 'Approved by bob';
-const RELEASE_ANNOUNCED = 'Release 2.4 approved by alice and bob';
+/** What the release example's topic shows: the question, alice's counted vote, bob's decision, the announcement. */
+const RELEASE_TEXTS = {
+	question: 'Ship 2.4? Two of alice, bob and carol must approve.',
+	aliceCounted: 'alice approved: 1 of 2 approvals so far',
+	bobDecided: 'Approved by bob',
+	announced: 'Release 2.4 approved by alice and bob',
+};
 
 /** flow-release-two-of-three.json: "release 2.4" in the release topic, then alice and bob tap Approve. */
 interface ReleaseReport {
@@ -459,18 +462,18 @@ async function runReleaseExample(ctx: ScenarioContext, server: N8nServer, inst: 
 		ctx.sim.log.clear();
 		const message = messageEvent({ text: 'release 2.4', groupId: project._id, topicId: release._id });
 		const asked = (await sendWebhook(url, { kind: 'bot', events: [message] }, { secret })).status;
-		const buttons = (await pushedTemplate(ctx.sim.log, RELEASE_QUESTION)).actions;
+		const buttons = (await pushedTemplate(ctx.sim.log, RELEASE_TEXTS.question)).actions;
 		const token = buttons[0]?.data ?? '';
 		const question = sentOf(sim, token);
 		const executionId = decodeAnswerToken(token)?.executionId ?? '';
 		const statuses = [await waitForStatus(server, executionId, ['waiting'])];
 		const taps = [await sim.tap({ messageId: question.messageId, label: 'Approve', user: 'alice' })];
-		await pushedToRelease(ctx, ALICE_COUNTED);
+		await pushedToRelease(ctx, RELEASE_TEXTS.aliceCounted);
 		statuses.push(await executionStatus(server, executionId));
 		taps.push(await sim.tap({ messageId: question.messageId, label: 'Approve', user: 'bob' }));
 		statuses.push(await waitForStatus(server, executionId, ['success', 'error', 'crashed', 'canceled']));
 		const executions = await settledExecutions(server, example.id);
-		await pushedToRelease(ctx, BOB_DECIDED);
+		await pushedToRelease(ctx, RELEASE_TEXTS.bobDecided);
 		await sleep(3000); // a second post of anything would come now
 		const outputs = nodeOutputs(inst, await server.rest<{ data?: unknown }>('GET', `/executions/${executionId}`));
 		return { asked, buttons, question, statuses, taps, executions, outputs, requests: calls(ctx) };
@@ -555,14 +558,14 @@ function checkReleaseExample(report: TriggerReport, ctx: ScenarioContext): void 
 	assert.deepEqual(run.requests[0].body, {
 		gid: project._id,
 		tid: release._id,
-		messages: [{ type: 'template', altText: RELEASE_QUESTION, template: { type: 'buttons', text: RELEASE_QUESTION, actions: run.buttons } }],
+		messages: [{ type: 'template', altText: RELEASE_TEXTS.question, template: { type: 'buttons', text: RELEASE_TEXTS.question, actions: run.buttons } }],
 	});
-	assert.deepEqual(textsPushed(run.requests, project._id, release._id), [ALICE_COUNTED, BOB_DECIDED]);
+	assert.deepEqual(textsPushed(run.requests, project._id, release._id), [RELEASE_TEXTS.aliceCounted, RELEASE_TEXTS.bobDecided]);
 	const announced = run.requests.filter((r) => r.path === '/bot/v1/group/message').map((r) => r.body);
-	assert.deepEqual(announced, [{ gid: project._id, tid: release._id, message: { type: 'text', data: RELEASE_ANNOUNCED } }]);
+	assert.deepEqual(announced, [{ gid: project._id, tid: release._id, message: { type: 'text', data: RELEASE_TEXTS.announced } }]);
 	const inTopic = state(ctx)
 		.sentMessages({ gid: project._id, tid: release._id })
-		.filter((m) => JSON.stringify(m.content).includes(RELEASE_ANNOUNCED));
+		.filter((m) => JSON.stringify(m.content).includes(RELEASE_TEXTS.announced));
 	assert.equal(inTopic.length, 1, 'announced once in the release topic');
 }
 

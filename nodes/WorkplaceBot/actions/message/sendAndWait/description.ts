@@ -23,6 +23,17 @@ export const DEFAULT_CHAT_TEXTS = {
 	counted: '{user} {answer}: {approvals} of {required} approvals so far',
 } as const;
 
+/** What a decline does when several approvals are required (votes.ts). */
+const DECLINE_RULES = ['oneDeclines', 'countDeclines'] as const;
+const DECLINE_RULE_CHOICES = {
+	names: { oneDeclines: 'One Decline Decides', countDeclines: 'Count Declines Like Approvals' },
+	descriptions: {
+		oneDeclines: 'The first decline declines the request (a veto)',
+		countDeclines: 'The request is declined once as many people declined as Approvals Required',
+	},
+	order: 'as listed',
+} as const;
+
 /** The most approvers one request may require. */
 export const MAX_APPROVALS_REQUIRED = 50;
 
@@ -303,20 +314,9 @@ export const sendAndWaitFields: INodeProperties[] = [
 			"How many different allowed approvers must approve before the workflow goes on; 1: the first answer decides. Until then each vote is confirmed in the chat (Vote Counted Reply) and a person's second tap does not count. The output's responders lists every counted person with their answer and time.",
 		displayOptions: { show: { responseType: ['approval'], answerIn: ['chat'] } },
 	},
-	optionsProperty(
-		'When Someone Declines',
-		'declineRule',
-		valueOptions(['oneDeclines', 'countDeclines'], {
-			names: { oneDeclines: 'One Decline Decides', countDeclines: 'Count Declines Like Approvals' },
-			descriptions: {
-				oneDeclines: 'The first decline declines the request (a veto)',
-				countDeclines: 'The request is declined once as many people declined as Approvals Required',
-			},
-			order: 'as listed',
-		}),
-		'oneDeclines',
-		{ show: { responseType: ['approval'], answerIn: ['chat'] } },
-	),
+	optionsProperty('When Someone Declines', 'declineRule', valueOptions(DECLINE_RULES, DECLINE_RULE_CHOICES), 'oneDeclines', {
+		show: { responseType: ['approval'], answerIn: ['chat'] },
+	}),
 	approvalOptions,
 	formFields,
 	options,
