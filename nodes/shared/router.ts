@@ -10,7 +10,6 @@ import type { Simplifier } from './simplify';
 import { shouldSimplify } from './simplify';
 import { runsAsTool } from './tool';
 import { AdaptiveLimiter, handLimiter } from './transport/limiter';
-import { handRetryPolicy, readRetryPolicy } from './transport/retryPolicy';
 import { nodeParameter } from './parameters';
 
 /** What an operation returns for one input item: records, or ready-made items (binary). */
@@ -136,7 +135,7 @@ function moduleFor(ctx: IExecuteFunctions, resources: ResourceMap, itemIndex: nu
 	return module;
 }
 
-/** Runs one item with its retry policy: its output items, or its error item under Continue On Fail. */
+/** Runs one item (the transport reads its Request Options): its output items, or its error item under Continue On Fail. */
 async function runItem(
 	ctx: IExecuteFunctions,
 	resources: ResourceMap,
@@ -145,8 +144,6 @@ async function runItem(
 ): Promise<INodeExecutionData[]> {
 	try {
 		const module = moduleFor(ctx, resources, itemIndex);
-		// The transport retries this item's calls as its "Request Options" say.
-		handRetryPolicy(ctx, itemIndex, readRetryPolicy(ctx, itemIndex));
 		const simplify = module.simplify !== undefined && shouldSimplify(ctx, itemIndex) ? module.simplify : undefined;
 		await caps.enter(module);
 		try {

@@ -15,7 +15,7 @@ import type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse
 export { workplaceRequest } from './request';
 export { FIRST_PAGE, requestAllPages, requestPage } from './pagination';
 export type { PageCursor } from './pagination';
-export { DEFAULT_RETRY_POLICY, getRetryPolicy, parseRetryAfter } from './retryPolicy';
+export { DEFAULT_RETRY_POLICY, itemRetryPolicy, parseRetryAfter } from './retryPolicy';
 export type { RetryPolicy } from './retryPolicy';
 export type { ApiDefinition, RequestContext, WorkplaceRequest, WorkplaceResponse } from './types';
 

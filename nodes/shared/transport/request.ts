@@ -7,7 +7,7 @@ import { connectionError, parsePlatformError, platformApiError, timeoutError } f
 import type { CallOutcome } from './limiter';
 import { getLimiter } from './limiter';
 import type { RetryPolicy } from './retryPolicy';
-import { backoffMs, getRetryPolicy, parseRetryAfter } from './retryPolicy';
+import { backoffMs, itemRetryPolicy, parseRetryAfter } from './retryPolicy';
 import type { ExpirableToken, SharedToken } from './token';
 import { sharedTokenFor } from './token';
 import type { Sent, TokenFailure } from './tokenCall';
@@ -77,7 +77,7 @@ interface Call {
 	node: INode;
 	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
-	/** Time limit and retries: the caller's, else the item's (the router hands them over: retryPolicy.ts). */
+	/** Time limit and retries: the caller's, else the item's Request Options (retryPolicy.ts). */
 	policy: RetryPolicy;
 	/** Whether the platform may receive the call twice: only then is it sent again after a loss. */
 	idempotent: boolean;
@@ -105,7 +105,7 @@ type Next = { retryInMs: number } | { renewToken: string } | { answer: Workplace
 async function prepareCall(ctx: RequestContext, api: ApiDefinition, request: WorkplaceRequest, itemIndex: number): Promise<Call> {
 	const node = ctx.getNode();
 	const credentials = await credentialsFor(ctx, api, itemIndex);
-	const policy = request.policy ?? getRetryPolicy(ctx, itemIndex);
+	const policy = request.policy ?? itemRetryPolicy(ctx, itemIndex);
 	const spec = api.expirableToken;
 	return {
 		ctx,
@@ -375,7 +375,8 @@ async function nextStep(call: Call, tally: Tally, sent: Sent | typeof TIMED_OUT 
  * afterNetworkError, afterErrorStatus), until an answer or an error.
  *
  * Retries: a 429 is always retried after Retry-After (the platform did not process
- * the call), bounded by the item's retry policy, which the router hands over (retryPolicy.ts).
+ * the call), bounded by the call's policy: the request's own, else the item's Request Options
+ * (itemRetryPolicy in retryPolicy.ts).
  * A 5xx or a lost connection is retried only for idempotent calls (GET, PUT, DELETE, or a POST
  * with an Idempotency-Key the user says the platform honours): a POST that may have reached the
  * platform is otherwise never sent twice.

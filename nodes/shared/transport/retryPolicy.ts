@@ -35,25 +35,13 @@ export function readRetryPolicy(ctx: IExecuteFunctions, itemIndex: number): Retr
 }
 
 /**
- * Policies the router handed over, per node run and item: operations pass only their item
- * index to the transport, so the policy travels beside the call instead of through every
- * operation's arguments.
+ * The policy of a call made for an item when its caller hands none: in a node run, the node's
+ * "Request Options" of that item (read once per run and item, parameters.ts); where no item runs
+ * (pickers, webhooks) the defaults.
  */
-const handedPolicies = new WeakMap<object, Map<number, RetryPolicy>>();
-
-/** Called by the router before an item's operation runs. */
-export function handRetryPolicy(ctx: object, itemIndex: number, policy: RetryPolicy): void {
-	let perItem = handedPolicies.get(ctx);
-	if (!perItem) {
-		perItem = new Map();
-		handedPolicies.set(ctx, perItem);
-	}
-	perItem.set(itemIndex, policy);
-}
-
-/** The policy the router handed over for this item; the defaults for load-options and webhook calls. */
-export function getRetryPolicy(ctx: object, itemIndex: number): RetryPolicy {
-	return handedPolicies.get(ctx)?.get(itemIndex) ?? DEFAULT_RETRY_POLICY;
+export function itemRetryPolicy(ctx: object, itemIndex: number): RetryPolicy {
+	const run = ctx as Partial<IExecuteFunctions>;
+	return typeof run.getInputData === 'function' ? readRetryPolicy(ctx as IExecuteFunctions, itemIndex) : DEFAULT_RETRY_POLICY;
 }
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP date. */

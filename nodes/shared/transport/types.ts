@@ -58,8 +58,8 @@ export interface WorkplaceRequest {
 	notFoundAfterRetrySucceeds?: boolean;
 	/**
 	 * The time limit and retries of this call, when its caller decides them (the trigger's replies
-	 * and pictures, which no item's options govern); else the item's, as the router handed them
-	 * over (retryPolicy.ts).
+	 * and pictures, which no item's options govern); else the item's Request Options
+	 * (itemRetryPolicy in retryPolicy.ts).
 	 */
 	policy?: RetryPolicy;
 }
