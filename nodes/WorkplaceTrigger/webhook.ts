@@ -222,7 +222,7 @@ async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
 }
 
 /** Step 1: the delivery's signature, before anything is read from its body; the refusal, or undefined when it holds. */
-async function verifySignature(ctx: IWebhookFunctions, body: Buffer | undefined, signature: unknown): Promise<IWebhookResponseData | undefined> {
+export async function verifySignature(ctx: IWebhookFunctions, body: Buffer | undefined, signature: unknown): Promise<IWebhookResponseData | undefined> {
 	if (ctx.getNodeParameter('verification', 'secret') !== 'secret') return undefined;
 	// Activation refuses a trigger without the credential; one saved before that check
 	// (or whose credential was deleted) is answered here rather than with n8n's internal error.
@@ -258,7 +258,7 @@ async function verifySignature(ctx: IWebhookFunctions, body: Buffer | undefined,
 }
 
 /** What one delivery works with besides its body: the trigger's options, where it remembers things, whether it is a production call. */
-interface Receipt {
+export interface Receipt {
 	options: TriggerOptions;
 	staticData: IDataObject;
 	scope: string;
@@ -301,7 +301,7 @@ async function handOnAnswers(ctx: IWebhookFunctions, delivery: BotDelivery, body
 }
 
 /** Step 4: the selected events that pass the filters, as items to be. */
-function selectEvents(ctx: IWebhookFunctions, delivery: Exclude<Delivery, MalformedDelivery>, body: Buffer, receipt: Receipt): Candidate[] {
+export function selectEvents(ctx: IWebhookFunctions, delivery: Exclude<Delivery, MalformedDelivery>, body: Buffer, receipt: Receipt): Candidate[] {
 	const selected = ctx.getNodeParameter('events', []) as string[];
 	if (delivery.kind === 'unknown') return [];
 	if (delivery.kind === 'user') {
@@ -319,7 +319,7 @@ function selectEvents(ctx: IWebhookFunctions, delivery: Exclude<Delivery, Malfor
 }
 
 /** The events not received before, and what to do with their keys as the delivery goes on. */
-interface Fresh {
+export interface Fresh {
 	fresh: Candidate[];
 	/** Forgets the keys (no run started: a redelivery may start one). */
 	release: () => void;
@@ -336,7 +336,7 @@ interface Fresh {
  * Synchronous on purpose: the keys are written before another delivery claims its own
  * (dedupe.ts, "Batched").
  */
-function deduplicate(ctx: IWebhookFunctions, candidates: Candidate[], receipt: Receipt): Fresh | { repeated: Fresh['settle'] } | IWebhookResponseData {
+export function deduplicate(ctx: IWebhookFunctions, candidates: Candidate[], receipt: Receipt): Fresh | { repeated: Fresh['settle'] } | IWebhookResponseData {
 	if (!receipt.production) return { fresh: candidates, release: () => {}, answered: () => {}, settle: async () => {} };
 	const rememberEvents = receipt.options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS;
 	const claim = claimEventKeys(receipt.scope, receipt.staticData, RECENT_EVENTS_FIELD, candidates.map((c) => c.key), rememberEvents);
