@@ -15,7 +15,7 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Ballot } from '../shared/inChatAnswer';
-import { MAX_BALLOTS } from '../shared/inChatAnswer';
+import { MAX_BALLOTS, isBallot } from '../shared/inChatAnswer';
 import { processMap } from '../shared/processMemory';
 import { isPlainObject } from '../shared/validation';
 
@@ -63,9 +63,6 @@ function heldIn(scope: string): Map<string, Held> {
 	return held;
 }
 
-function isBallot(value: unknown): value is Ballot {
-	return isPlainObject(value) && typeof value.delivery === 'string' && typeof value.signature === 'string';
-}
 
 function stored(staticData: IDataObject | undefined): Record<string, Held> {
 	const field = staticData?.[BALLOTS_FIELD];

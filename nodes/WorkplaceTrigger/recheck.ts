@@ -17,6 +17,7 @@ import { sleep } from 'n8n-workflow';
 import { createHmac } from 'crypto';
 
 import type { Ballot } from '../shared/inChatAnswer';
+import { isBallot } from '../shared/inChatAnswer';
 import { isPlainObject } from '../shared/validation';
 import type { BallotStore } from './ballots';
 import { forgetBallots, isHeld } from './ballots';
@@ -52,7 +53,7 @@ export function readRecount(body: Buffer): Recount | undefined {
 	}
 	const recount = isPlainObject(parsed) ? parsed[RECOUNT_FIELD] : undefined;
 	if (!isPlainObject(recount) || typeof recount.request !== 'string' || !Array.isArray(recount.ballots)) return undefined;
-	const ballots = recount.ballots.filter((b): b is Ballot => isPlainObject(b) && typeof b.delivery === 'string' && typeof b.signature === 'string');
+	const ballots = recount.ballots.filter(isBallot);
 	return { request: recount.request, ballots, round: typeof recount.round === 'number' ? recount.round : 0 };
 }
 

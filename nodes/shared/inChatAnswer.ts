@@ -106,7 +106,8 @@ export const MAX_BALLOTS = 100;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function isBallot(value: unknown): value is Ballot {
+/** Whether a value is a ballot: a delivery in base64 and its signature (forwards, recounts, the trigger's stored copy). */
+export function isBallot(value: unknown): value is Ballot {
 	return isPlainObject(value) && typeof value.delivery === 'string' && typeof value.signature === 'string' && BASE64.test(value.delivery);
 }
 

@@ -30,7 +30,7 @@ import type { Responder } from './answerData';
 import { answerData, waitingMessage } from './answerData';
 import { DEFAULT_CHAT_TEXTS } from './description';
 import type { DeclineRule, Question, Tally, Vote } from './votes';
-import { ballotVotes, hasVoted, tally } from './votes';
+import { ballotVotes, hasVoted, tally, timeOf } from './votes';
 
 function respond(ctx: IWebhookFunctions, status: number, outcome: AnswerOutcome, message: string, reply = ''): IWebhookResponseData {
 	const body: AnswerReply = { outcome, message, reply };
@@ -108,8 +108,7 @@ function readTap(ctx: IWebhookFunctions, secret: string, question: Question, que
 	if (!event) return respond(ctx, 401, 'invalid', "The delivery holds no tap on this message's buttons");
 	const user = answererOf(event);
 	if (user.userId === '' && user.username === '') return respond(ctx, 400, 'invalid', 'The postback event names no user');
-	const at = typeof event.timestamp === 'string' ? Date.parse(event.timestamp) : NaN;
-	return { user, approved: answer === 'a', at: Number.isFinite(at) ? at : Date.now() };
+	return { user, approved: answer === 'a', at: timeOf(event) };
 }
 
 /** The text posted for a counted vote that did not decide: Vote Counted Reply with its placeholders filled. */

@@ -42,7 +42,8 @@ export interface Tally {
 	decision?: { approved: boolean; by: Vote };
 }
 
-function timeOf(event: IDataObject): number {
+/** The tap's time as the platform sent it (ms), else now. */
+export function timeOf(event: IDataObject): number {
 	const at = typeof event.timestamp === 'string' ? Date.parse(event.timestamp) : NaN;
 	return Number.isFinite(at) ? at : Date.now();
 }
