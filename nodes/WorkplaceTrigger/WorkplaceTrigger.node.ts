@@ -4,6 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -12,6 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSecret';
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
+import { recordClockAddress, startClock } from './clock';
 import { runStarted } from './pacing';
 import { checkResumeRoute } from './resumeRoute';
 import { assertWebhookCredential } from './secret';
@@ -78,6 +81,7 @@ export class WorkplaceTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				assertWebhookCredential(this);
 				await checkResumeRoute(this);
+				recordClockAddress(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -89,6 +93,12 @@ export class WorkplaceTrigger implements INodeType {
 			},
 		},
 	};
+
+	// The clock of reminders and escalation of in-chat approvals (clock.ts): n8n runs trigger() for
+	// an active workflow on the process that runs triggers, and again after a restart.
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await startClock(this);
+	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receiveDelivery.call(this);

@@ -16,6 +16,7 @@ import type { BallotStore } from './ballots';
 import { forgetBallots, heldBallots, keepBallots, unionOf } from './ballots';
 import { chatOf } from './delivery';
 import { scheduleRechecks } from './recheck';
+import { forgetQuestion } from './reminders';
 import { logTrigger } from './log';
 
 /** How long the waiting node may take to answer a forwarded tap. */
@@ -214,7 +215,10 @@ async function oneAtATime<T>(request: string, work: () => Promise<T>): Promise<T
 /** What the kept taps of a question become after an outcome: kept with this one when counted, forgotten once decided. */
 export function afterOutcome(store: BallotStore, request: string, outcome: AnswerResult['outcome'], counted: Ballot[]): void {
 	if (outcome === 'counted') keepBallots(store, request, counted);
-	if (outcome === 'resumed' || outcome === 'alreadyAnswered' || outcome === 'notWaiting') forgetBallots(store, request);
+	if (outcome === 'resumed' || outcome === 'alreadyAnswered' || outcome === 'notWaiting') {
+		forgetBallots(store, request);
+		forgetQuestion(store.staticData, request);
+	}
 }
 
 /**

@@ -58,7 +58,7 @@ export function readRecount(body: Buffer): Recount | undefined {
 }
 
 /** The trigger's own production URL, on the Resume Base URL's host when that option is set. */
-function ownUrl(ctx: IWebhookFunctions, resumeBaseUrl: unknown): { url: string; host?: string } | undefined {
+export function ownUrl(ctx: Pick<IWebhookFunctions, 'getNodeWebhookUrl'>, resumeBaseUrl: unknown): { url: string; host?: string } | undefined {
 	const own = ctx.getNodeWebhookUrl('default');
 	if (!own) return undefined;
 	if (typeof resumeBaseUrl !== 'string' || resumeBaseUrl.trim() === '') return { url: own };
@@ -71,12 +71,15 @@ function ownUrl(ctx: IWebhookFunctions, resumeBaseUrl: unknown): { url: string; 
 	}
 }
 
-/** The outcomes of a recount after which the question needs no more: decided, or no longer waiting. */
-const SETTLED = /: (resumed|alreadyAnswered|notWaiting)$/;
-
-/** Posts the recount to the trigger's own URL, signed with its secret; whether the question is settled. */
-async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?: string }, secret: string, recount: Recount): Promise<boolean> {
-	const body = JSON.stringify({ [RECOUNT_FIELD]: recount });
+/** Posts a message to the trigger's own URL, signed like a delivery with its secret; n8n's answer, parsed when JSON. */
+export async function postToOwnUrl(
+	ctx: Pick<IWebhookFunctions, 'helpers'>,
+	target: { url: string; host?: string },
+	secret: string,
+	message: object,
+	purpose: string,
+): Promise<unknown> {
+	const body = JSON.stringify(message);
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: target.url,
@@ -87,17 +90,24 @@ async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?:
 		headers: {
 			'content-type': 'application/json',
 			'x-service-signature': createHmac('sha256', secret).update(body).digest('hex'),
-			'user-agent': 'n8n-nodes-workplace (Workplace Trigger recount)',
+			'user-agent': `n8n-nodes-workplace (Workplace Trigger ${purpose})`,
 			...(target.host ? { host: target.host } : {}),
 		},
 	};
 	const answer: unknown = await ctx.helpers.httpRequest(request);
-	let parsed: unknown = answer;
 	try {
-		if (typeof answer === 'string') parsed = JSON.parse(answer);
+		return typeof answer === 'string' ? JSON.parse(answer) : answer;
 	} catch {
-		return false;
+		return undefined;
 	}
+}
+
+/** The outcomes of a recount after which the question needs no more: decided, or no longer waiting. */
+const SETTLED = /: (resumed|alreadyAnswered|notWaiting)$/;
+
+/** Posts the recount to the trigger's own URL; whether the question is settled. */
+async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?: string }, secret: string, recount: Recount): Promise<boolean> {
+	const parsed = await postToOwnUrl(ctx, target, secret, { [RECOUNT_FIELD]: recount }, 'recount');
 	return isPlainObject(parsed) && typeof parsed.message === 'string' && SETTLED.test(parsed.message);
 }
 

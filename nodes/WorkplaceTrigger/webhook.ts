@@ -14,6 +14,9 @@ import type { BallotStore } from './ballots';
 import { writeBack } from './ballots';
 import { answerRecount } from './recount';
 import { readRecount } from './recheck';
+import { answerClock } from './reminders';
+import type { ClockMessage } from '../shared/inChatClock';
+import { readClockMessage } from '../shared/inChatClock';
 import { answerWhenRunStarts } from './pacing';
 import { downloadWithinLimit, pictureError } from './picture';
 import {
@@ -365,6 +368,14 @@ async function startRun(ctx: IWebhookFunctions, items: INodeExecutionData[], key
 	return { noWebhookResponse: true, workflowData: [items] };
 }
 
+/** A message to the trigger's clock (reminders.ts), answered with how many questions still wait. */
+async function answerClockMessage(ctx: IWebhookFunctions, message: ClockMessage, receipt: Receipt): Promise<IWebhookResponseData> {
+	const where = { scope: receipt.scope, staticData: receipt.staticData, ballots: receipt.ballots, resumeBaseUrl: receipt.options.resumeBaseUrl };
+	const { text, waiting } = await answerClock(ctx, message, where);
+	ctx.getResponseObject().status(200).json({ received: 0, message: `Clock of reminders: ${text}`, waiting });
+	return { noWebhookResponse: true };
+}
+
 /**
  * One delivery posted to the trigger's URL, in the order its request meets the steps: verify
  * the signature, parse, hand in-chat answers on (and recounts of their votes), select the events,
@@ -380,8 +391,11 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
 	const receipt = receiptOf(this);
 	writeBack(receipt.ballots);
-	const recount = this.getNodeParameter('verification', 'secret') === 'secret' ? readRecount(body) : undefined;
+	const signed = this.getNodeParameter('verification', 'secret') === 'secret';
+	const recount = signed ? readRecount(body) : undefined;
 	if (recount) return reply(this, 200, `Recount of in-chat votes: ${await answerRecount(this, recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);
+	const clock = signed && receipt.production ? readClockMessage(body) : undefined;
+	if (clock) return await answerClockMessage(this, clock, receipt);
 	const delivery = parseDelivery(body, headers['x-service-event']);
 	if (delivery.kind === 'malformed') return reply(this, 400, `Malformed delivery: ${delivery.reason}`);
 

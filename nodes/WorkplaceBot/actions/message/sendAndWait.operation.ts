@@ -31,6 +31,10 @@ import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sen
 import { MAX_APPROVALS_REQUIRED, sendAndWaitFields } from './sendAndWait/description';
 import { customFormFields } from './sendAndWait/form';
 import { readWaitTill } from './sendAndWait/waitTill';
+import { registerWithClock } from './sendAndWait/clock';
+import type { Schedule } from './sendAndWait/schedule';
+import { isScheduled, readSchedule } from './sendAndWait/schedule';
+import { nonceWithTime } from '../../../shared/inChatClock';
 import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions(
@@ -96,6 +100,20 @@ function checkApprovalsRequired(ctx: IExecuteFunctions, itemIndex: number): void
 	}
 }
 
+/** Remind Approvers and Escalate, checked before anything is sent; undefined when neither is set. */
+function readClockSchedule(ctx: IExecuteFunctions, itemIndex: number): Schedule | undefined {
+	const schedule = readSchedule((nodeParameter(ctx, 'options', itemIndex, {}) as IDataObject) ?? {});
+	if ('rule' in schedule) throw invalidInput(ctx, itemIndex, schedule.field, schedule.rule, schedule.actual);
+	return isScheduled(schedule) ? schedule : undefined;
+}
+
+/** The secret of the node's Workplace Webhook API credential, which signs its registration with the trigger's clock. */
+async function clockSecret(ctx: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const credential = await ctx.getCredentials<{ secret?: string }>('workplaceWebhookApi', itemIndex);
+	if (typeof credential.secret === 'string' && credential.secret !== '') return credential.secret;
+	throw new NodeOperationError(ctx.getNode(), 'Remind Approvers and Escalate need the webhook secret in the Workplace Webhook API credential: the trigger\'s clock only takes signed questions', { itemIndex });
+}
+
 /**
  * One message per execution: the first item sends and waits, the others add nothing. Output
  * while waiting: `{ gid, tid, results, waitTill }`.
@@ -128,7 +146,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 	if (inChat) checkApprovalsRequired(this, itemIndex);
-	const nonce = randomBytes(6).toString('base64url');
+	const schedule = inChat ? readClockSchedule(this, itemIndex) : undefined;
+	const askedAt = Date.now();
+	// With reminders the nonce carries the question's time (signed with it by n8n): the clock's actions count from it.
+	const nonce = schedule ? nonceWithTime(randomBytes(6).toString('base64url'), askedAt) : randomBytes(6).toString('base64url');
 	// Also checks that n8n signs resume URLs (the tokens are made of its signatures).
 	const sign = resumeUrlSigner(this, itemIndex, nonce);
 	const buttons = buttonSpecs(this, itemIndex, responseType).map(
@@ -141,6 +162,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const messages = pushMessages(message);
 	checkMessages(this, itemIndex, message, messages);
 
+	if (schedule) await registerWithClock(this, itemIndex, schedule, nonce, askedAt, await clockSecret(this, itemIndex));
 	const { gid, tid } = await thread(this, itemIndex, recipient);
 	const { body } = await botRequest<unknown>(
 		this,

@@ -23,12 +23,14 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import type { Answerer, AnswerOutcome, AnswerReply } from '../../../../shared/inChatAnswer';
 import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, answererOf, encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
+import { askedAtOf } from '../../../../shared/inChatClock';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
 import { parseDelivery } from '../../../../shared/delivery';
 import type { Responder } from './answerData';
 import { answerData, waitingMessage } from './answerData';
 import { DEFAULT_CHAT_TEXTS } from './description';
+import { countsAsBackup, readSchedule } from './schedule';
 import type { DeclineRule, Question, Tally, Vote } from './votes';
 import { ballotVotes, hasVoted, tally, timeOf } from './votes';
 
@@ -71,6 +73,16 @@ function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
+/** Who may answer at a tap's time: mayAnswer, and from the escalation on (Options > Escalate) its backup approvers. */
+function mayAnswerAt(ctx: IWebhookFunctions, options: IDataObject, nonce: string): (user: Answerer, at: number) => boolean {
+	const schedule = readSchedule(options);
+	const escalation = 'rule' in schedule ? undefined : schedule.escalation;
+	const askedAt = askedAtOf(nonce);
+	return (user, at) =>
+		mayAnswer(ctx, user) ||
+		countsAsBackup(escalation, askedAt, at, (entry) => entry === user.userId || (user.username !== '' && sameName(entry, user.username)));
+}
+
 /** Who answered, as n8n names a responder: the postback names an ID and a username, no display name. */
 function responderOf(user: Answerer): Responder {
 	return user.username === '' ? { id: user.userId, source: 'chat' } : { id: user.userId, username: user.username, source: 'chat' };
@@ -84,7 +96,7 @@ function approvalRule(ctx: IWebhookFunctions): { required: number; rule: Decline
 }
 
 /** The webhook secret of the node's Workplace Webhook API credential; undefined when there is none. */
-async function webhookSecret(ctx: IWebhookFunctions): Promise<string | undefined> {
+export async function webhookSecret(ctx: IWebhookFunctions): Promise<string | undefined> {
 	try {
 		const credential = await ctx.getCredentials<{ secret?: string }>('workplaceWebhookApi');
 		return typeof credential.secret === 'string' && credential.secret !== '' ? credential.secret : undefined;
@@ -150,14 +162,14 @@ export async function chatAnswerWebhook(ctx: IWebhookFunctions, query: Record<st
 	}
 	const question: Question = { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce: query.nonce };
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
-	const allowed = (user: Answerer) => mayAnswer(ctx, user);
+	const allowed = mayAnswerAt(ctx, options, query.nonce);
 
 	let tapped: Vote | undefined;
 	if (forwarded.tap) {
 		const read = readTap(ctx, secret, question, query, forwarded.tap);
 		if (!('user' in read)) return read;
 		tapped = read;
-		if (!allowed(tapped.user)) {
+		if (!allowed(tapped.user, tapped.at)) {
 			const who = tapped.user.username || tapped.user.userId;
 			return respond(ctx, 200, 'notAllowed', `${who} is not an allowed approver`, fillUser(text(options.notAllowedReply, DEFAULT_CHAT_TEXTS.notAllowed), tapped.user));
 		}
@@ -172,7 +184,7 @@ export async function chatAnswerWebhook(ctx: IWebhookFunctions, query: Record<st
 	if (counts.decision) return claims.claimAnswer(key) ? resumeWith(ctx, counts, options, required) : alreadyAnswered();
 	const status = `${counts.approvals} of ${required} approvals, ${counts.declines} declined`;
 	if (!tapped) return respond(ctx, 200, 'counted', status);
-	if (hasVoted(earlier.filter((vote) => allowed(vote.user)), tapped.user)) {
+	if (hasVoted(earlier.filter((vote) => allowed(vote.user, vote.at)), tapped.user)) {
 		return respond(ctx, 200, 'alreadyVoted', 'This person already voted', fillUser(ALREADY_VOTED_REPLY, tapped.user));
 	}
 	return respond(ctx, 200, 'counted', status, countedReply(options, tapped, counts, required));

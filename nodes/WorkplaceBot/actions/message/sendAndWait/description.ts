@@ -6,6 +6,7 @@ import { NOT_WAITING_REPLY } from '../../../../shared/inChatAnswer';
 import { groupIdField, topicIdField, userFields } from '../../common.descriptions';
 import { optionsProperty, property } from '../properties';
 import { LIMITS } from '../spec';
+import { DEFAULT_ESCALATION_TEXT, DEFAULT_REMINDER_TEXT, MAX_REMINDERS } from './schedule';
 
 /** The button labels when a label field is left empty (the fields' defaults). */
 export const DEFAULT_LABELS = {
@@ -161,6 +162,87 @@ const limitWaitTime = valuesCollection(
 	},
 );
 
+const timeUnits = valueOptions(['minutes', 'hours', 'days'], { order: 'as listed' });
+
+const clockNote = 'Needs the Workplace Trigger of this workflow to be active: its clock sends them, also after n8n restarts';
+
+const remindApprovers = valuesCollection(
+	'Remind Approvers',
+	'reminders',
+	[
+		{
+			...property('number', 'Remind After', 'remindAfterAmount', 'How long after the question, and after each reminder, the approvers who have not answered are reminded'),
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 1,
+		},
+		optionsProperty('Unit', 'remindAfterUnit', timeUnits, 'hours'),
+		{
+			displayName: 'Reminders at Most',
+			name: 'maxReminders',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_REMINDERS, numberPrecision: 0 },
+			default: 1,
+			description: 'How many reminders the question gets at most',
+		},
+		property(
+			'string',
+			'Reminder Text',
+			'reminderText',
+			'Posted in the chat or thread of the question; {question} is its title (else its message), {pending} the allowed approvers who have not answered yet ("an answer" when anyone may answer)',
+			{ default: DEFAULT_REMINDER_TEXT },
+		),
+	],
+	{
+		default: { values: { remindAfterAmount: 1, remindAfterUnit: 'hours', maxReminders: 1, reminderText: DEFAULT_REMINDER_TEXT } },
+		description: `Whether to remind the approvers who have not answered, in the question's chat. ${clockNote}.`,
+		displayOptions: { show: inChat },
+	},
+);
+
+const escalate = valuesCollection(
+	'Escalate',
+	'escalation',
+	[
+		{
+			...property('number', 'Escalate After', 'escalateAfterAmount', 'How long after the question it is escalated when still undecided'),
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 1,
+		},
+		optionsProperty('Unit', 'escalateAfterUnit', timeUnits, 'days'),
+		property(
+			'string',
+			'Backup Approvers',
+			'backupApprovers',
+			'User IDs or usernames, separated by commas, whose taps count like Allowed Approvers from the escalation on',
+			{ placeholder: 'e.g. dave, erin' },
+		),
+		optionsProperty(
+			'Post In',
+			'postIn',
+			valueOptions(['sameChat', 'group'], {
+				names: { sameChat: 'The Same Chat', group: 'Another Group or Topic' },
+				descriptions: { sameChat: 'The question is posted again in its own chat or thread', group: 'The question is posted in another group or topic, whose taps count too' },
+				order: 'as listed',
+			}),
+			'sameChat',
+		),
+		{ ...groupIdField, name: 'groupId', required: false, displayOptions: { show: { postIn: ['group'] } } },
+		{ ...topicIdField, name: 'topicId', displayOptions: { show: { postIn: ['group'] } } },
+		property(
+			'string',
+			'Escalation Text',
+			'escalationText',
+			'Posted before the question when it is escalated; {question} is its title (else its message), {backups} the Backup Approvers',
+			{ default: DEFAULT_ESCALATION_TEXT },
+		),
+	],
+	{
+		default: { values: { escalateAfterAmount: 1, escalateAfterUnit: 'days', backupApprovers: '', postIn: 'sameChat', escalationText: DEFAULT_ESCALATION_TEXT } },
+		description: `Whether to post the question again when it is still undecided after a time, with backup approvers whose taps count from then on. ${clockNote}.`,
+		displayOptions: { show: inChat },
+	},
+);
+
 const notForApproval = { hide: { '/responseType': ['approval'] } };
 
 const options = optionsCollection([
@@ -233,6 +315,8 @@ const options = optionsCollection([
 		),
 		displayOptions: { show: inChat },
 	},
+	remindApprovers,
+	escalate,
 	limitWaitTime,
 ]);
 

@@ -97,13 +97,13 @@ export function hasVoted(votes: Vote[], user: Answerer): boolean {
  * `required` approvals approve; a decline declines at once (oneDeclines) or once `required`
  * people declined (countDeclines). Later votes are listed but change no decision.
  */
-export function tally(votes: Vote[], required: number, rule: DeclineRule, mayVote: (user: Answerer) => boolean): Tally {
+export function tally(votes: Vote[], required: number, rule: DeclineRule, mayVote: (user: Answerer, at: number) => boolean): Tally {
 	const seen = new Set<string>();
 	const result: Tally = { counted: [], approvals: 0, declines: 0 };
 	const ordered = votes.map((vote, index) => ({ vote, index })).sort((a, b) => a.vote.at - b.vote.at || a.index - b.index);
 	for (const { vote } of ordered) {
 		const person = personOf(vote.user);
-		if (seen.has(person) || !mayVote(vote.user)) continue;
+		if (seen.has(person) || !mayVote(vote.user, vote.at)) continue;
 		seen.add(person);
 		result.counted.push(vote);
 		if (vote.approved) result.approvals++;

@@ -19,7 +19,8 @@ import { processMap } from '../../../../shared/processMemory';
 import { answerData, waitingMessage } from './answerData';
 import type { ResponseType } from './body';
 import { NONCE_PARAM } from './body';
-import { chatAnswerWebhook } from './chatAnswer';
+import { chatAnswerWebhook, webhookSecret } from './chatAnswer';
+import { clockWebhook } from './clock';
 import { DEFAULT_LABELS } from './description';
 import type { FormField } from './form';
 import { FREE_TEXT_FIELDS, customFormFields, readAnswers } from './form';
@@ -121,6 +122,11 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 
 	const key = `${this.getExecutionId()}:${this.getNode().id}:${query[NONCE_PARAM] ?? ''}`;
 	const responseType = this.getNodeParameter('responseType', 'approval') as ResponseType;
+	if (query.via === 'clock') {
+		// Only the Workplace Trigger's clock posts here (reminders and escalation, ./clock.ts).
+		if (responseType !== 'approval' || this.getRequestObject().method !== 'POST') return answer(this, 401, PAGES.invalidLink());
+		return await clockWebhook(this, query, await webhookSecret(this), isAnswered);
+	}
 	if (query.via === 'chat') {
 		// Only the Workplace Trigger posts here; a person who opens such a URL gets the invalid-link page.
 		if (responseType !== 'approval' || this.getRequestObject().method !== 'POST') return answer(this, 401, PAGES.invalidLink());

@@ -1,0 +1,113 @@
+/**
+ * The trigger's clock for reminders and escalation of in-chat approvals (../shared/inChatClock.ts
+ * says why the clock must be an active trigger). When n8n registers the webhook for production,
+ * recordClockAddress writes where the trigger listens into the workflow's static data, for Send
+ * and Wait to find. n8n runs trigger() on the process that runs triggers (the leader in queue
+ * mode) and again after a restart: every CLOCK_TICK it posts a signed tick to the trigger's own
+ * URL, which any process answers from the stored questions (reminders.ts). Idle (no question
+ * left at the last tick, none registered in this process) it posts every IDLE_TICK_MS only.
+ */
+import type { IDataObject, IHookFunctions, IHttpRequestOptions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+
+import type { ClockAddress } from '../shared/inChatClock';
+import { CLOCK_FIELD, CLOCKS_FIELD, clocksOf } from '../shared/inChatClock';
+import { isPlainObject } from '../shared/validation';
+import { logTrigger } from './log';
+import { ownUrl, postToOwnUrl } from './recheck';
+import { isArmed, setArmed } from './reminders';
+
+/** Every 30 seconds (n8n's cron takes seconds as a sixth field). */
+export const CLOCK_TICK = '*/30 * * * * *';
+
+/** How often an idle clock still asks: a question registered on another process (queue mode) is seen within this. */
+export const IDLE_TICK_MS = 120_000;
+
+/** The key of a trigger in the static data: its webhook ID, which stays when the node is renamed. */
+function clockKey(node: { webhookId?: string; name: string }): string {
+	return node.webhookId ?? node.name;
+}
+
+function usesSecret(ctx: Pick<IHookFunctions, 'getNodeParameter'>): boolean {
+	return ctx.getNodeParameter('verification', 'secret') === 'secret';
+}
+
+/** At activation (not when listening for a test event): where this trigger listens, for Send and Wait. */
+export function recordClockAddress(ctx: IHookFunctions): void {
+	if (ctx.getMode() === 'manual' || !usesSecret(ctx)) return;
+	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
+	const address = ownUrl(ctx, options.resumeBaseUrl);
+	if (!address) return;
+	const global = ctx.getWorkflowStaticData('global');
+	const clocks = clocksOf(global);
+	const key = clockKey(ctx.getNode());
+	// Written only when it changed: n8n saves static data it sees changed.
+	if (JSON.stringify(clocks[key]) === JSON.stringify(address)) return;
+	global[CLOCKS_FIELD] = { ...clocks, [key]: address } as unknown as IDataObject;
+}
+
+/**
+ * n8n's registerCron takes `{expression}` since n8n 1.10x and a bare expression before; both are
+ * its documented node API of their time, so the other form is tried when the first throws.
+ */
+function registerEvery(ctx: ITriggerFunctions, expression: string, onTick: () => void): boolean {
+	const register = ctx.helpers.registerCron as unknown as (cron: unknown, tick: () => void) => unknown;
+	try {
+		register({ expression }, onTick);
+		return true;
+	} catch {
+		try {
+			register(expression, onTick);
+			return true;
+		} catch (error) {
+			logTrigger(ctx, 'error', `its clock could not be started (${(error as Error).message}): reminders and escalation of in-chat approvals are not sent.`);
+			return false;
+		}
+	}
+}
+
+async function secretOf(ctx: ITriggerFunctions): Promise<string | undefined> {
+	const { secret } = await ctx.getCredentials<{ secret?: string }>('workplaceWebhookApi');
+	return typeof secret === 'string' && secret !== '' ? secret : undefined;
+}
+
+/** Posts one tick; how many questions still wait, or undefined when the tick did not get through. */
+async function postClockTick(ctx: ITriggerFunctions, address: ClockAddress): Promise<number | undefined> {
+	const secret = await secretOf(ctx);
+	if (!secret) return undefined;
+	const helpers = { helpers: { httpRequest: async (options: IHttpRequestOptions) => await ctx.helpers.httpRequest(options) } };
+	const answer = await postToOwnUrl(helpers as never, address, secret, { [CLOCK_FIELD]: { tick: { at: new Date().toISOString() } } }, 'clock');
+	return isPlainObject(answer) && typeof answer.waiting === 'number' ? answer.waiting : undefined;
+}
+
+/** trigger(): starts the clock in production; it stops with the workflow (n8n removes its crons). */
+export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerResponse> {
+	if (ctx.getMode() === 'manual' || !usesSecret(ctx)) return {};
+	const node = ctx.getNode();
+	const scope = `${ctx.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+	let lastPostAt = 0;
+	let busy = false;
+	let failing = false;
+	const onTick = () => {
+		if (busy || (!isArmed(scope) && Date.now() - lastPostAt < IDLE_TICK_MS)) return;
+		const address = clocksOf(ctx.getWorkflowStaticData('global'))[clockKey(node)];
+		if (!address) return;
+		busy = true;
+		lastPostAt = Date.now();
+		void postClockTick(ctx, address)
+			.then((waiting) => {
+				if (waiting === undefined) throw new Error('the trigger did not answer the tick');
+				setArmed(scope, waiting > 0);
+				failing = false;
+			})
+			.catch((error: Error) => {
+				// Once per outage: the next tick tries again.
+				if (!failing) logTrigger(ctx, 'warn', `a tick of its clock did not reach ${address.url} (${error.message}); reminders wait for the next tick.`);
+				failing = true;
+			})
+			.finally(() => {
+				busy = false;
+			});
+	};
+	registerEvery(ctx, CLOCK_TICK, onTick);
+	return {};
+}

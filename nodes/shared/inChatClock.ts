@@ -1,0 +1,130 @@
+/**
+ * Reminders and escalation of in-chat approvals: what Workplace Bot and Workplace Trigger agree on.
+ *
+ * A waiting execution cannot wake itself and wait again (n8n disables a node it resumes by time),
+ * so the clock is the Workplace Trigger's: an active trigger node, which n8n starts again after a
+ * restart and runs on the leader alone in queue mode. The trigger writes where it listens into the
+ * workflow's static data when n8n registers its webhook (CLOCKS_FIELD); Send and Wait reads it and
+ * registers its question there, signed with the webhook secret both hold. The trigger keeps the
+ * question with its progress (`step`, `nextAt`) in its static data, and on each tick of its clock
+ * posts due questions to the waiting node's signed clock URL; the node posts what is due
+ * (a reminder, the escalation) and answers its new progress.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { createHmac } from 'crypto';
+
+import { isPlainObject } from './validation';
+
+/** Where in the workflow's global static data the Workplace Triggers say where they listen (node name -> address). */
+export const CLOCKS_FIELD = 'workplaceTriggerClocks';
+
+/** The body field of what is posted to the trigger's clock (a registration, a tick, a progress to keep). */
+export const CLOCK_FIELD = 'workplaceClock';
+
+/** Where to post to a trigger: its production URL, and the Host header n8n expects when the URL goes another way. */
+export interface ClockAddress {
+	url: string;
+	host?: string;
+}
+
+/** One question the trigger keeps for its clock. */
+export interface ClockEntry {
+	/** The waiting node's signed clock URL (`via=clock`). */
+	url: string;
+	/** Host header for the URL, when posted through the trigger's Resume Base URL. */
+	host?: string;
+	/** Actions already done (reminders and the escalation, in time order). */
+	step: number;
+	/** When the next action is due (ISO); null: none left. */
+	nextAt: string | null;
+}
+
+/** What the trigger's clock receives: a question to keep, a tick, or a progress another process reached. */
+export type ClockMessage = { register: ClockEntry } | { keep: ClockEntry & { request: string } } | { tick: { at: string } };
+
+/** What the trigger posts to a waiting node on a tick: the progress so far and the question's counted taps. */
+export interface ClockTick extends IDataObject {
+	step: number;
+	ballots: IDataObject[];
+}
+
+/** What the waiting node answers a tick: its new progress, and what it posted. */
+export interface ClockReply {
+	outcome: 'clock';
+	step: number;
+	nextAt: string | null;
+	message: string;
+}
+
+export function signBody(secret: string, body: string): string {
+	return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+function isEntry(value: unknown): value is ClockEntry {
+	return (
+		isPlainObject(value) &&
+		typeof value.url === 'string' &&
+		(value.host === undefined || typeof value.host === 'string') &&
+		typeof value.step === 'number' &&
+		Number.isInteger(value.step) &&
+		value.step >= 0 &&
+		(value.nextAt === null || (typeof value.nextAt === 'string' && !Number.isNaN(Date.parse(value.nextAt))))
+	);
+}
+
+/** The clock message a body is, or undefined for anything else (a delivery of the platform). */
+export function readClockMessage(body: Buffer): ClockMessage | undefined {
+	if (!body.includes(CLOCK_FIELD)) return undefined;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(body.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+	const message = isPlainObject(parsed) ? parsed[CLOCK_FIELD] : undefined;
+	if (!isPlainObject(message)) return undefined;
+	if (isEntry(message.register)) return { register: message.register };
+	if (isPlainObject(message.keep) && isEntry(message.keep) && typeof message.keep.request === 'string') {
+		return { keep: { ...message.keep, request: message.keep.request } };
+	}
+	if (isPlainObject(message.tick) && typeof message.tick.at === 'string') return { tick: { at: message.tick.at } };
+	return undefined;
+}
+
+export function readClockReply(body: unknown): ClockReply | undefined {
+	if (!isPlainObject(body) || body.outcome !== 'clock' || typeof body.step !== 'number') return undefined;
+	const nextAt = typeof body.nextAt === 'string' && !Number.isNaN(Date.parse(body.nextAt)) ? body.nextAt : null;
+	return { outcome: 'clock', step: body.step, nextAt, message: typeof body.message === 'string' ? body.message : '' };
+}
+
+/** The trigger addresses in a workflow's global static data. */
+export function clocksOf(globalStaticData: IDataObject): Record<string, ClockAddress> {
+	const field = globalStaticData[CLOCKS_FIELD];
+	if (!isPlainObject(field)) return {};
+	const out: Record<string, ClockAddress> = {};
+	for (const [name, value] of Object.entries(field)) {
+		if (isPlainObject(value) && typeof value.url === 'string') {
+			out[name] = typeof value.host === 'string' ? { url: value.url, host: value.host } : { url: value.url };
+		}
+	}
+	return out;
+}
+
+/**
+ * A question's nonce: 8 random characters and, for questions with reminders or escalation, the
+ * time it was asked (base 36 ms). It is part of the URLs n8n signs, so that time cannot be changed.
+ */
+const NONCE_RANDOM_LENGTH = 8;
+
+export function nonceWithTime(random: string, askedAt: number): string {
+	return `${random.slice(0, NONCE_RANDOM_LENGTH)}${askedAt.toString(36)}`;
+}
+
+/** When the question of a nonce was asked (ms); undefined for a nonce without a time. */
+export function askedAtOf(nonce: string): number | undefined {
+	if (nonce.length <= NONCE_RANDOM_LENGTH) return undefined;
+	const rest = nonce.slice(NONCE_RANDOM_LENGTH);
+	if (!/^[0-9a-z]{6,10}$/.test(rest)) return undefined;
+	const at = parseInt(rest, 36);
+	return Number.isSafeInteger(at) ? at : undefined;
+}
