@@ -16,7 +16,7 @@ import type { BallotStore } from './ballots';
 import { forgetBallots, heldBallots, keepBallots, unionOf } from './ballots';
 import { chatOf } from './delivery';
 import { scheduleRechecks } from './recheck';
-import { forgetQuestion } from './reminders';
+import { forgetQuestion } from './reminderStore';
 import { logTrigger } from './log';
 
 /** How long the waiting node may take to answer a forwarded tap. */

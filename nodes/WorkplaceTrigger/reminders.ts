@@ -16,18 +16,13 @@ import { sleep } from 'n8n-workflow';
 import type { ClockEntry, ClockMessage } from '../shared/inChatClock';
 import { CLOCK_FIELD, readClockReply, signBody } from '../shared/inChatClock';
 import { processMap } from '../shared/processMemory';
-import { isPlainObject } from '../shared/validation';
 import type { BallotStore } from './ballots';
 import { heldBallots } from './ballots';
 import { logTrigger } from './log';
 import { RECHECK_DELAYS_MS, ownUrl, postToOwnUrl } from './recheck';
 import { signingSecret } from './secret';
-
-/** The static data field: request (execution:node:nonce) -> ClockEntry. */
-export const REMINDERS_FIELD = 'inChatReminders';
-
-/** The most questions one trigger keeps; the oldest go first. */
-const MAX_QUESTIONS = 500;
+import { keep, requestOf, stored, write, forgetQuestion } from './reminderStore';
+import { waitingBase } from './answers';
 
 /** The most questions one tick posts to (the rest wait for the next tick). */
 const MAX_DUE_PER_TICK = 20;
@@ -47,47 +42,6 @@ export function setArmed(scope: string, value: boolean): void {
 	while (armed.size > 500) armed.delete(armed.keys().next().value as string);
 }
 
-/** The request key (execution:node:nonce) of a waiting node's clock URL. */
-export function requestOf(url: string): string | undefined {
-	try {
-		const parsed = new URL(url);
-		const parts = parsed.pathname.split('/').filter(Boolean);
-		const nonce = parsed.searchParams.get('nonce');
-		if (parts.length < 2 || !nonce) return undefined;
-		return `${decodeURIComponent(parts[parts.length - 2])}:${decodeURIComponent(parts[parts.length - 1])}:${nonce}`;
-	} catch {
-		return undefined;
-	}
-}
-
-function stored(staticData: IDataObject): Record<string, ClockEntry> {
-	const field = staticData[REMINDERS_FIELD];
-	return isPlainObject(field) ? (field as unknown as Record<string, ClockEntry>) : {};
-}
-
-function write(staticData: IDataObject, entries: Record<string, ClockEntry>): void {
-	const keys = Object.keys(entries);
-	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_QUESTIONS))) delete entries[key];
-	staticData[REMINDERS_FIELD] = entries as unknown as IDataObject;
-}
-
-/** Keeps a question, unless the stored copy is already as far. */
-function keep(staticData: IDataObject, request: string, entry: ClockEntry): boolean {
-	const entries = stored(staticData);
-	const known = entries[request];
-	if (known && known.step >= entry.step) return false;
-	write(staticData, { ...entries, [request]: entry });
-	return true;
-}
-
-/** Forgets a question (answered, or its execution no longer waits). */
-export function forgetQuestion(staticData: IDataObject | undefined, request: string): void {
-	if (!staticData) return;
-	const entries = stored(staticData);
-	if (!(request in entries)) return;
-	delete entries[request];
-	write(staticData, { ...entries });
-}
 
 /** After a change, the question is posted to the trigger's own URL again (see the top of the file). */
 function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEntry, resumeBaseUrl: unknown): void {
@@ -105,18 +59,33 @@ function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEnt
 
 type TickOutcome = { kind: 'progress'; step: number; nextAt: string | null; message: string } | { kind: 'notWaiting' } | { kind: 'failed'; message: string };
 
+/**
+ * Where to post a tick: the waiting node's clock URL (execution, node, signed query) under n8n's
+ * base URL of waiting executions as the trigger reaches it (its Resume Base URL, else derived from
+ * its own URL), as taps are posted (answers.ts).
+ */
+function tickTarget(ctx: IWebhookFunctions, entry: ClockEntry, resumeBaseUrl: unknown): { url: string; host?: string } | undefined {
+	const base = waitingBase(ctx, resumeBaseUrl);
+	if (!base) return undefined;
+	const url = new URL(entry.url);
+	const [execution, node] = url.pathname.split('/').filter(Boolean).slice(-2);
+	return { url: `${base.url}/${execution}/${node}${url.search}`, host: base.host };
+}
+
 /** Posts a tick to one waiting node: its progress and the question's counted taps, signed. */
-async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDataObject[], secret: string): Promise<TickOutcome> {
+async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDataObject[], secret: string, resumeBaseUrl: unknown): Promise<TickOutcome> {
+	const target = tickTarget(ctx, entry, resumeBaseUrl);
+	if (!target) return { kind: 'failed', message: 'the option Resume Base URL is not a URL' };
 	const payload = JSON.stringify({ step: entry.step, ballots });
 	const request: IHttpRequestOptions = {
 		method: 'POST',
-		url: entry.url,
+		url: target.url,
 		body: { payload, signature: signBody(secret, payload) },
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: TICK_FORWARD_TIMEOUT_MS,
-		headers: { 'user-agent': 'n8n-nodes-workplace (Workplace Trigger clock)', ...(entry.host ? { host: entry.host } : {}) },
+		headers: { 'user-agent': 'n8n-nodes-workplace (Workplace Trigger clock)', ...(target.host ? { host: target.host } : {}) },
 	};
 	let response: { statusCode: number; body: unknown };
 	try {
@@ -141,7 +110,7 @@ async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: Ba
 	const secret = due.length ? await signingSecret(ctx) : undefined;
 	for (const [request, entry] of due) {
 		if (!secret) break;
-		const outcome = await postTick(ctx, entry, heldBallots(ballots, request) as unknown as IDataObject[], secret);
+		const outcome = await postTick(ctx, entry, heldBallots(ballots, request) as unknown as IDataObject[], secret, resumeBaseUrl);
 		if (outcome.kind === 'failed') {
 			logTrigger(ctx, 'warn', `a reminder of execution ${request.split(':')[0]} could not be handed to it (${outcome.message}); the next tick tries again.`);
 			continue;
@@ -174,8 +143,8 @@ export async function answerClock(
 		const entry = 'register' in message ? message.register : message.keep;
 		const request = 'keep' in message ? message.keep.request : requestOf(entry.url);
 		if (!request) return { text: 'not a clock URL', waiting: 0 };
-		const { url, host, step, nextAt } = entry;
-		const clean: ClockEntry = host ? { url, host, step, nextAt } : { url, step, nextAt };
+		const { url, step, nextAt } = entry;
+		const clean: ClockEntry = { url, step, nextAt };
 		if ('register' in message) {
 			write(staticData, { ...stored(staticData), [request]: clean });
 			keepAgainLater(ctx, request, clean, resumeBaseUrl);

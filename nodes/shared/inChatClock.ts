@@ -29,10 +29,8 @@ export interface ClockAddress {
 
 /** One question the trigger keeps for its clock. */
 export interface ClockEntry {
-	/** The waiting node's signed clock URL (`via=clock`). */
+	/** The waiting node's signed clock URL (`via=clock`), as n8n made it. */
 	url: string;
-	/** Host header for the URL, when posted through the trigger's Resume Base URL. */
-	host?: string;
 	/** Actions already done (reminders and the escalation, in time order). */
 	step: number;
 	/** When the next action is due (ISO); null: none left. */
@@ -64,7 +62,6 @@ function isEntry(value: unknown): value is ClockEntry {
 	return (
 		isPlainObject(value) &&
 		typeof value.url === 'string' &&
-		(value.host === undefined || typeof value.host === 'string') &&
 		typeof value.step === 'number' &&
 		Number.isInteger(value.step) &&
 		value.step >= 0 &&

@@ -154,6 +154,8 @@ export interface RunNodeOptions {
 	 * run, no loop. The result's items are the last run's.
 	 */
 	loopRuns?: number;
+	/** The workflow's static data as n8n loaded it from its database (e.g. what an active trigger wrote). */
+	staticData?: IDataObject;
 }
 
 export interface RunNodeResult {
@@ -310,6 +312,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 		active: false,
 		nodeTypes: engineTypes.nodeTypes,
 		settings,
+		...(opts.staticData ? { staticData: deepCopy(opts.staticData) } : {}),
 	});
 	const workflowData = workflowBaseOf(workflow);
 

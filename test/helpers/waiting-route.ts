@@ -35,7 +35,16 @@ export interface WaitingRoute {
 	outcomes: WaitingOutcome[];
 	/** Executions that resumed, in order. */
 	resumed: string[];
+	/** An execution that started waiting after the route did. */
+	addRun(run: RunNodeResult): void;
+	/** From now on `POST /webhook/…` (the trigger's production URL on this n8n) goes to this trigger. */
+	serveTrigger(trigger: ServedTrigger): void;
 	close(): Promise<void>;
+}
+
+/** What the route needs of a Workplace Trigger (test/trigger/trigger-bed.ts): one delivery, answered. */
+export interface ServedTrigger {
+	deliver(request: { rawBody: string; headers: Record<string, string> }): Promise<{ status: number; body: unknown }>;
 }
 
 export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirst = 0 } = {}): Promise<WaitingRoute> {
@@ -45,6 +54,7 @@ export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirs
 	const requests: RouteRequest[] = [];
 	const outcomes: WaitingOutcome[] = [];
 	const resumed: string[] = [];
+	let trigger: ServedTrigger | undefined;
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -66,6 +76,11 @@ export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirs
 				if (unavailable > 0) {
 					unavailable--;
 					return send(503, 'application/json', JSON.stringify({ code: 503, message: 'Service Unavailable' }));
+				}
+				if (url.pathname.startsWith('/webhook/') && trigger) {
+					const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+					const answered = await trigger.deliver({ rawBody: text, headers });
+					return send(answered.status, 'application/json', JSON.stringify(answered.body));
 				}
 				const [, , executionId] = url.pathname.split('/');
 				const run = byId.get(executionId);
@@ -98,6 +113,13 @@ export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirs
 		requests,
 		outcomes,
 		resumed,
+		addRun(run) {
+			stored.set(run.executionId, storedExecution(run));
+			byId.set(run.executionId, run);
+		},
+		serveTrigger(served) {
+			trigger = served;
+		},
 		async close() {
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},

@@ -294,10 +294,17 @@ export class TriggerBed {
 		Object.defineProperty(context, 'logger', { value: this.recordingLogger() });
 		try {
 			if (!(await methods.checkExists.call(context))) await methods.create.call(context);
-			return undefined;
 		} catch (error) {
 			return error as Error;
 		}
+		// n8n's ActiveWorkflowManager saves the static data the registration changed (addWebhooks).
+		const staticData = workflow.staticData as IDataObject;
+		if (activation !== 'manual' && staticData.__dataChanged === true) {
+			const copy = deepCopy(staticData);
+			delete copy.__dataChanged;
+			this.storedStaticData = copy;
+		}
+		return undefined;
 	}
 
 	async deliver(request: DeliveryRequest): Promise<DeliveryOutcome> {

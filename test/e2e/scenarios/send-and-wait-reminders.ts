@@ -7,7 +7,7 @@
  * One question, in time order: alice approves (counted); carol taps before the escalation (not
  * allowed); n8n restarts; the first reminder names bob; at 2 minutes the escalation posts its text
  * and the question again, and the second reminder names bob and carol; carol's tap now counts and
- * decides. Checked: every push body the bot sent after the question, exactly and each once, the
+ * decides. A second question, stopped by the user at once, gets nothing. Checked: every push body the bot sent after the question, exactly and each once, the
  * next node's `data`, and that nothing more is posted once the question is decided.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -26,6 +26,7 @@ const project = SEED.groups.project;
 const release = project.topics.release;
 const IN_RELEASE = { groupId: project._id, topicId: release._id };
 const QUESTION = 'remind Ship release 3.0 tonight?';
+const STOPPED = 'remind Ship release 3.1 later?';
 
 function remindersWorkflow(hookId: string, credentials: ChatCredentials) {
 	return chatWorkflow(hookId, credentials, [
@@ -60,6 +61,10 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	const { sim, check, lines, waitFor, status, after } = run;
 	const askedAt = Date.now();
 	const q = await run.ask(QUESTION, IN_RELEASE);
+	// A second question the user stops (Stop in the editor) before anything is due: it gets no reminder.
+	const stopped = await run.ask(STOPPED, IN_RELEASE);
+	await srv.server.rest('POST', `/executions/${stopped.executionId}/stop`);
+	const stoppedStatus = await waitFor(stopped.executionId, ['canceled', 'error', 'success'], 10_000);
 	const pushesBefore = run.pushes().length;
 	const since = () => run.pushes().slice(pushesBefore);
 	const seconds = () => Math.round((Date.now() - askedAt) / 1000);
@@ -104,6 +109,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	check(`the first reminder came between 60 and 100 s after the question, after a restart (${firstAt} s)`, firstAt >= 60 && firstAt <= 100);
 	check(`the escalation and the second reminder came between 120 and 160 s (${secondAt} s)`, secondAt >= 120 && secondAt <= 160);
 	check(`the bot posted the count, the refusal, the reminder, the escalation with the question, the second reminder and the confirmation, each once and nothing after (got ${JSON.stringify(got)})`, isDeepStrictEqual(got, expected));
+	check(`the stopped question is canceled (${stoppedStatus}) and got no reminder`, stoppedStatus === 'canceled' && !JSON.stringify(got).includes('3.1'));
 	check('carol\'s tap after the escalation counts and decides', outcomeOf(carol) === 'resumed' && final === 'success');
 	const sent = sentOf(sim, q.approve);
 	const data = next[0]?.data as Record<string, unknown> | undefined;

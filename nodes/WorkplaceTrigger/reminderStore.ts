@@ -1,0 +1,57 @@
+/**
+ * Where the Workplace Trigger keeps the questions of its clock (reminders.ts): its static data,
+ * request (execution:node:nonce) -> ClockEntry. Answers (answers.ts) forget a question once decided.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ClockEntry } from '../shared/inChatClock';
+import { isPlainObject } from '../shared/validation';
+
+/** The static data field: request (execution:node:nonce) -> ClockEntry. */
+export const REMINDERS_FIELD = 'inChatReminders';
+
+/** The most questions one trigger keeps; the oldest go first. */
+const MAX_QUESTIONS = 500;
+
+/** The request key (execution:node:nonce) of a waiting node's clock URL. */
+export function requestOf(url: string): string | undefined {
+	try {
+		const parsed = new URL(url);
+		const parts = parsed.pathname.split('/').filter(Boolean);
+		const nonce = parsed.searchParams.get('nonce');
+		if (parts.length < 2 || !nonce) return undefined;
+		return `${decodeURIComponent(parts[parts.length - 2])}:${decodeURIComponent(parts[parts.length - 1])}:${nonce}`;
+	} catch {
+		return undefined;
+	}
+}
+
+export function stored(staticData: IDataObject): Record<string, ClockEntry> {
+	const field = staticData[REMINDERS_FIELD];
+	return isPlainObject(field) ? (field as unknown as Record<string, ClockEntry>) : {};
+}
+
+export function write(staticData: IDataObject, entries: Record<string, ClockEntry>): void {
+	const keys = Object.keys(entries);
+	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_QUESTIONS))) delete entries[key];
+	staticData[REMINDERS_FIELD] = entries as unknown as IDataObject;
+}
+
+/** Keeps a question, unless the stored copy is already as far. */
+export function keep(staticData: IDataObject, request: string, entry: ClockEntry): boolean {
+	const entries = stored(staticData);
+	const known = entries[request];
+	if (known && known.step >= entry.step) return false;
+	write(staticData, { ...entries, [request]: entry });
+	return true;
+}
+
+/** Forgets a question (answered, or its execution no longer waits). */
+export function forgetQuestion(staticData: IDataObject | undefined, request: string): void {
+	if (!staticData) return;
+	const entries = stored(staticData);
+	if (!(request in entries)) return;
+	delete entries[request];
+	write(staticData, { ...entries });
+}
+
