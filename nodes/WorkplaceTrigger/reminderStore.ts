@@ -55,3 +55,15 @@ export function forgetQuestion(staticData: IDataObject | undefined, request: str
 	write(staticData, { ...entries });
 }
 
+
+/** How late a stored action may be before the clock is taken for stopped (it ticks every 2 minutes at most). */
+export const CLOCK_STOPPED_AFTER_MS = 20 * 60_000;
+
+/** The most overdue action among the stored questions (ms late), 0 when none is. */
+export function mostOverdue(staticData: IDataObject, now = Date.now()): number {
+	let late = 0;
+	for (const entry of Object.values(stored(staticData))) {
+		if (entry.nextAt !== null) late = Math.max(late, now - Date.parse(entry.nextAt));
+	}
+	return late;
+}

@@ -15,6 +15,7 @@ import { writeBack } from './ballots';
 import { answerRecount } from './recount';
 import { readRecount } from './recheck';
 import { answerClock } from './reminders';
+import { CLOCK_STOPPED_AFTER_MS, mostOverdue } from './reminderStore';
 import type { ClockMessage } from '../shared/inChatClock';
 import { readClockMessage } from '../shared/inChatClock';
 import { answerWhenRunStarts } from './pacing';
@@ -368,6 +369,16 @@ async function startRun(ctx: IWebhookFunctions, items: INodeExecutionData[], key
 	return { noWebhookResponse: true, workflowData: [items] };
 }
 
+/**
+ * n8n runs the trigger's clock (trigger()) for an active workflow: an action stored for long past
+ * its time says it does not (reliance 12), once per process.
+ */
+function warnIfClockStopped(ctx: IWebhookFunctions, staticData: IDataObject): void {
+	const late = mostOverdue(staticData);
+	if (late < CLOCK_STOPPED_AFTER_MS) return;
+	logTriggerOnce(ctx, 'triggerClock', `a reminder of an in-chat approval is ${Math.round(late / 60_000)} minutes overdue: n8n does not run this trigger's clock (trigger()), or its ticks do not reach the waiting executions (see the warnings before). Reminders and escalation wait until a tick gets through; deactivate and activate the workflow.`);
+}
+
 /** A message to the trigger's clock (reminders.ts), answered with how many questions still wait. */
 async function answerClockMessage(ctx: IWebhookFunctions, message: ClockMessage, receipt: Receipt): Promise<IWebhookResponseData> {
 	const where = { scope: receipt.scope, staticData: receipt.staticData, ballots: receipt.ballots, resumeBaseUrl: receipt.options.resumeBaseUrl };
@@ -391,6 +402,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
 	const receipt = receiptOf(this);
 	writeBack(receipt.ballots);
+	if (receipt.production) warnIfClockStopped(this, receipt.staticData);
 	const signed = this.getNodeParameter('verification', 'secret') === 'secret';
 	const recount = signed ? readRecount(body) : undefined;
 	if (recount) return reply(this, 200, `Recount of in-chat votes: ${await answerRecount(this, recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);

@@ -20,6 +20,8 @@ export type Reliance =
 	| 'rawBody'
 	/** `{{ $json.field }}` in a parameter is the input item's field, as n8n documents `$json` (parameters.ts). */
 	| 'inputFieldExpressions'
+	/** n8n runs the Workplace Trigger's trigger(), its clock of reminders (WorkplaceTrigger/clock.ts). */
+	| 'triggerClock'
 	/** n8n's waiting route answers the trigger's process (WorkplaceTrigger/resumeRoute.ts); one per address. */
 	| `resumeRoute:${string}`;
 

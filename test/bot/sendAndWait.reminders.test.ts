@@ -57,11 +57,13 @@ async function activeTrigger(extra: IDataObject = {}, staticData?: IDataObject):
 }
 
 /** Asks in the release topic (alice and bob allowed) with these options; the run, the question's push and its buttons. */
-async function ask(bed: TriggerBed, options: IDataObject, extra: IDataObject = {}, webhookSecret = SECRET) {
+async function ask(bed: TriggerBed, options: IDataObject, extra: IDataObject = {}, webhookSecret = SECRET, mode: 'webhook' | 'manual' = 'webhook') {
 	const parameters = inChat({ ...toReleaseTopic, allowedApprovers: 'alice, bob', options, ...extra }) as INodeParameters;
+	// A production execution (the trigger started it), which loads the workflow's static data.
 	const run = await runBot(sim, parameters, {
 		credentials: { ...botCredentials(sim), workplaceWebhookApi: { secret: webhookSecret } },
 		staticData: bed.storedStaticData,
+		mode,
 	});
 	const pushes = run.requests.filter((r) => r.path === PUSH);
 	if (!run.error) route!.addRun(run);
@@ -159,6 +161,12 @@ describe('Remind Approvers', () => {
 		const noClock = await ask(inactive, reminders());
 		expect(noClock.run.error?.message).toMatch(/^Remind Approvers and Escalate need an active Workplace Trigger in this workflow/);
 		expect([noClock.pushes, route.requests.filter((r) => r.method !== 'OPTIONS')]).toEqual([[], []]);
+		// A manual run from the editor of n8n 1.x has no static data: the question goes out, with a warning.
+		const manual = await ask(inactive, reminders(), {}, SECRET, 'manual');
+		expect(manual.run.error).toBeUndefined();
+		expect(manual.pushes).toHaveLength(1);
+		expect(manual.run.runData['Workplace Bot'][0].hints).toEqual([expect.objectContaining({ type: 'warning', message: expect.stringMatching(/^Reminders and escalation are not sent in this manual run/) })]);
+		expect(route.requests.filter((r) => r.method !== 'OPTIONS')).toEqual([]);
 
 		const bed = await activeTrigger();
 		const zero = await ask(bed, reminders({ remindAfterAmount: 0 }));
@@ -176,6 +184,22 @@ describe('Remind Approvers', () => {
 		expect(wrongSecret.run.error?.message).toMatch(/^The Workplace Trigger's clock refused the reminders \(HTTP 401\)\. Nothing was sent\./);
 		expect(wrongSecret.pushes).toEqual([]);
 		expect(notProbes().map((r) => [r.method, r.path.replace(/[^/]+\/webhook$/, '…/webhook')])).toEqual([['POST', '/webhook/…/webhook']]);
+	});
+
+	it('a reminder long overdue (no tick came) is logged once as a fallback: n8n does not run the clock', async () => {
+		const bed = await activeTrigger();
+		const askedAt = now;
+		await ask(bed, reminders());
+		now = askedAt + 25 * MINUTE;
+		const { raw, signature } = delivery(postbackEvent({ data: 'not an answer', userId: users.bob._id, username: 'bob' }));
+		for (let i = 0; i < 2; i++) await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+		const warnings = bed.logs.filter((line) => line.message.includes('overdue'));
+		expect(warnings).toEqual([
+			expect.objectContaining({
+				level: 'warn',
+				message: expect.stringMatching(/^Workplace Trigger "Workplace Trigger" of workflow .*: a reminder of an in-chat approval is 24 minutes overdue: n8n does not run this trigger's clock \(trigger\(\)\), or its ticks do not reach the waiting executions .* \(a fallback of n8n-nodes-workplace, logged once per n8n process\)$/),
+			}),
+		]);
 	});
 
 	it('a decided question is forgotten: no reminder after the answer', async () => {

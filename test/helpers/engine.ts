@@ -56,6 +56,7 @@ import type {
 	IRun,
 	IRunData,
 	IWorkflowBase,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
 	ApplicationError,
@@ -156,6 +157,8 @@ export interface RunNodeOptions {
 	loopRuns?: number;
 	/** The workflow's static data as n8n loaded it from its database (e.g. what an active trigger wrote). */
 	staticData?: IDataObject;
+	/** How the execution started: 'manual' (default, the editor) or e.g. 'webhook', 'trigger' (production). */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunNodeResult {
@@ -316,9 +319,10 @@ export async function runNode(opts: RunNodeOptions): Promise<RunNodeResult> {
 	});
 	const workflowData = workflowBaseOf(workflow);
 
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
+	const mode = opts.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 	const additionalData = createAdditionalData({ credentialsHelper, executionId, hooks });
-	const workflowExecute = new WorkflowExecute(additionalData, 'manual');
+	const workflowExecute = new WorkflowExecute(additionalData, mode);
 
 	let run: IRun | undefined;
 	let thrown: Error | undefined;

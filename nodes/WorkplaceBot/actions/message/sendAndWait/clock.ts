@@ -51,12 +51,20 @@ function findClock(ctx: IExecuteFunctions): ClockAddress | undefined {
 const NO_CLOCK =
 	'Remind Approvers and Escalate need an active Workplace Trigger in this workflow: its clock sends them, and it says where it listens when the workflow is activated. Activate (publish) the workflow with its Workplace Trigger, or remove these options';
 
+/** Said in a manual run that finds no clock: n8n 1.x starts those from the editor's copy of the workflow, without its static data. */
+const NO_CLOCK_IN_MANUAL_RUN =
+	'Reminders and escalation are not sent in this manual run: the workflow data it started from names no active Workplace Trigger (n8n 1.x starts manual runs from the editor\'s copy). Production executions of the active workflow send them.';
+
 /**
  * Hands the question to the trigger's clock before it is sent, so that no question waits without
  * its reminders: a refusal fails the item before anything is posted.
  */
 export async function registerWithClock(ctx: IExecuteFunctions, itemIndex: number, schedule: Schedule, nonce: string, askedAt: number, secret: string): Promise<void> {
 	const clock = findClock(ctx);
+	if (!clock && ctx.getMode() === 'manual') {
+		ctx.addExecutionHints?.({ message: NO_CLOCK_IN_MANUAL_RUN, type: 'warning', location: 'outputPane' });
+		return;
+	}
 	if (!clock) throw new NodeOperationError(ctx.getNode(), NO_CLOCK, { itemIndex });
 	const nextAt = firstActionAt(schedule, askedAt);
 	const entry: ClockEntry = { url: ctx.getSignedResumeUrl(clockQuery(nonce)), step: 0, nextAt: nextAt === null ? null : new Date(nextAt).toISOString() };
