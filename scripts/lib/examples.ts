@@ -132,18 +132,20 @@ export function importable(example: ExampleWorkflow): Record<string, unknown> {
 /**
  * Imports the six simulator credentials and every example into a user folder with n8n's CLI
  * (`import:credentials`, `import:workflow`; both replace entries with the same id). Run it while
- * no n8n server uses the folder.
+ * no n8n server uses the folder. `adjust` may change an example before it is imported (the e2e
+ * scenario shortens a delay that real time cannot wait); without it the files are imported as they are.
  */
 export async function importExamples(
 	inst: N8nInstall,
 	userFolder: string,
 	sim: SimulatorInfo,
 	workDir: string,
+	adjust: (example: ExampleWorkflow) => ExampleWorkflow = (example) => example,
 ): Promise<{ credentials: string[]; workflows: string[] }> {
 	const env = n8nEnv(inst, { userFolder });
 	const creds = EXAMPLE_CREDENTIALS.map((c) => ({ id: c.id, name: c.name, type: c.type, data: c.data(sim) }));
 	await importCredentials(inst, env, creds, workDir);
-	const examples = loadExamples();
+	const examples = loadExamples().map(adjust);
 	await importWorkflows(inst, env, examples.map(importable), workDir);
 	return { credentials: creds.map((c) => c.name), workflows: examples.map((e) => e.name) };
 }

@@ -10,9 +10,10 @@
  *   the REST API. A trigger example gets a signed delivery from the simulator's webhook sender; the
  *   approval example gets two drafts POSTed to its Webhook node, and the reviewer's buttons in the
  *   pushes are clicked as a browser would (Publish on one, Decline on the other); the two-of-three
- *   release example gets "release 2.4" in the release topic, then alice's and bob's taps on Approve
- *   (the simulator's `tap`). The executions n8n recorded and what the simulator received are
- *   checked. The executed workflow is a placeholder.
+ *   release example gets "release 2.4" in the release topic, then alice's tap on Approve (the
+ *   simulator's `tap`), the reminder naming bob and carol (imported with 1 minute instead of the
+ *   file's 4 hours), then bob's tap. The executions n8n recorded and what the simulator received
+ *   are checked. The executed workflow is a placeholder.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -21,6 +22,7 @@ import * as path from 'node:path';
 
 import { parseExecutionData } from '../../../bench/lib';
 import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import { askedAtOf } from '../../../nodes/shared/inChatClock';
 import type { LlmSimulator, Simulator, SimulatorState, TapResult } from '../../../simulator';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import {
@@ -272,7 +274,7 @@ async function runTriggerExamples(ctx: ScenarioContext): Promise<TriggerReport> 
 	try {
 		// As `npm run dev` does: the package (as the runner installed it), then CLI imports.
 		fs.cpSync(path.join(ctx.userFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-		await importExamples(inst, userFolder, ctx.sim as unknown as SimulatorInfo, workDir);
+		await importExamples(inst, userFolder, ctx.sim as unknown as SimulatorInfo, workDir, withShortReminder);
 		server = await startN8nServer(inst, { userFolder, logLevel: 'warn' });
 		await server.setupOwner();
 		const triggered = loadExamples().filter(isTriggerStarted);
@@ -403,23 +405,62 @@ function checkApprovalExample(report: TriggerReport, ctx: ScenarioContext): void
 
 const RELEASE_FILE = 'flow-release-two-of-three.json';
 const release = project.topics.release;
-/** What the release example's topic shows: the question, alice's counted vote, bob's decision, the announcement. */
+const RELEASE_QUESTION = 'Ship 2.4? Two of alice, bob and carol must approve.';
+/** What the release example's topic shows: the question, alice's counted vote, the reminder, bob's decision, the announcement. */
 const RELEASE_TEXTS = {
-	question: 'Ship 2.4? Two of alice, bob and carol must approve.',
+	question: RELEASE_QUESTION,
 	aliceCounted: 'alice approved: 1 of 2 approvals so far',
+	reminder: `Reminder: "${RELEASE_QUESTION}" is still waiting for bob, carol.`,
 	bobDecided: 'Approved by bob',
 	announced: 'Release 2.4 approved by alice and bob',
 };
 
-/** flow-release-two-of-three.json: "release 2.4" in the release topic, then alice and bob tap Approve. */
+/** Options > Remind Approvers of the release example, as the file has it (the docs show these values). */
+const RELEASE_REMINDER_IN_FILE = {
+	remindAfterAmount: 4,
+	remindAfterUnit: 'hours',
+	maxReminders: 2,
+	reminderText: 'Reminder: "{question}" is still waiting for {pending}.',
+};
+
+/**
+ * Real time cannot wait the file's 4 hours: the scenario imports the release example with its
+ * reminder due 1 minute after the question (and each reminder), replacing only Remind After and its
+ * Unit. Reminders at Most, the Reminder Text and everything else are the file's.
+ */
+const RELEASE_REMINDER_IN_TEST = { remindAfterAmount: 1, remindAfterUnit: 'minutes' };
+
+/** The Remind Approvers values of the release example's Send and Wait node (throws without them). */
+function releaseReminder(example: ExampleWorkflow): Record<string, unknown> {
+	const asking = example.nodes.find((n) => n.name === 'Ask the Release Leads');
+	const options = asking?.parameters.options as { reminders?: { values?: Record<string, unknown> } } | undefined;
+	const values = options?.reminders?.values;
+	if (!values) throw new Error(`${RELEASE_FILE}: "Ask the Release Leads" has no Options > Remind Approvers`);
+	return values;
+}
+
+/** The example as the scenario imports it: the release example's reminder after 1 minute, every other example as it is. */
+function withShortReminder(example: ExampleWorkflow): ExampleWorkflow {
+	if (example.file !== RELEASE_FILE) return example;
+	const copy = structuredClone(example);
+	Object.assign(releaseReminder(copy), RELEASE_REMINDER_IN_TEST);
+	return copy;
+}
+
+/**
+ * flow-release-two-of-three.json: "release 2.4" in the release topic, alice taps Approve, the
+ * reminder comes, then bob taps Approve.
+ */
 interface ReleaseReport {
 	/** The trigger's answer to the message "release 2.4". */
 	asked: number;
 	buttons: Button[];
 	/** The question's message as the platform recorded it. */
 	question: { messageId: string; groupId: string; threadId: string };
-	/** The execution asking: after the question, after alice's tap, after bob's. */
+	/** The execution asking: after the question, after alice's tap, after the reminder (and one more tick of the clock), after bob's. */
 	statuses: string[];
+	/** Seconds from the question (the time in its nonce, when the node asked) to the reminder's push; null: no reminder came. */
+	reminderSeconds: number | null;
 	/** alice's tap, then bob's. */
 	taps: TapResult[];
 	/** The example's executions once settled: the generic message's and this one. */
@@ -448,9 +489,22 @@ async function pushedToRelease(ctx: ScenarioContext, text: string, timeoutMs = 2
 	}
 }
 
+/** The first push of `text` to the release topic, waiting for it until `deadline` (ms); undefined if none came. */
+async function pushOfText(ctx: ScenarioContext, text: string, deadline: number): Promise<LoggedRequest | undefined> {
+	for (;;) {
+		const push = calls(ctx).find((r) => r.method === 'POST' && r.path === PUSH && textsPushed([r], project._id, release._id).includes(text));
+		if (push || Date.now() > deadline) return push;
+		await sleep(250);
+	}
+}
+
+/** The Workplace Trigger's clock ticks every 30 s; a little more than that covers one tick. */
+const ONE_CLOCK_TICK_MS = 32_000;
+
 /**
  * The two-of-three release example: a signed message "release 2.4" in the release topic, alice taps
- * Approve on the question (a vote counted), then bob (the deciding vote), as the simulator plays taps.
+ * Approve on the question (a vote counted), the reminder names bob and carol, then bob taps (the
+ * deciding vote), as the simulator plays taps.
  */
 async function runReleaseExample(ctx: ScenarioContext, server: N8nServer, inst: N8nInstall): Promise<ReleaseReport> {
 	const sim = ctx.sim as unknown as Simulator;
@@ -465,10 +519,21 @@ async function runReleaseExample(ctx: ScenarioContext, server: N8nServer, inst: 
 		const buttons = (await pushedTemplate(ctx.sim.log, RELEASE_TEXTS.question)).actions;
 		const token = buttons[0]?.data ?? '';
 		const question = sentOf(sim, token);
-		const executionId = decodeAnswerToken(token)?.executionId ?? '';
+		const decoded = decodeAnswerToken(token);
+		const executionId = decoded?.executionId ?? '';
+		// When the node asked (the time in the question's nonce, the one its reminders count from).
+		const askedAt = askedAtOf(decoded?.nonce ?? '') ?? Date.now();
 		const statuses = [await waitForStatus(server, executionId, ['waiting'])];
 		const taps = [await sim.tap({ messageId: question.messageId, label: 'Approve', user: 'alice' })];
 		await pushedToRelease(ctx, RELEASE_TEXTS.aliceCounted);
+		statuses.push(await executionStatus(server, executionId));
+		// The reminder is due 1 minute after the question; the clock's next tick (every 30 s) posts it.
+		const reminder = await pushOfText(ctx, RELEASE_TEXTS.reminder, askedAt + 130_000);
+		const reminderSeconds = reminder ? Math.round((reminder.time - askedAt) / 100) / 10 : null;
+		// One more tick of the clock before bob's tap: the same reminder posted twice would come with
+		// it. The second reminder is due at 2 minutes, after that tick (the first came before 90 s);
+		// the tick after that would post it, and comes after bob's tap.
+		await sleep(ONE_CLOCK_TICK_MS);
 		statuses.push(await executionStatus(server, executionId));
 		taps.push(await sim.tap({ messageId: question.messageId, label: 'Approve', user: 'bob' }));
 		statuses.push(await waitForStatus(server, executionId, ['success', 'error', 'crashed', 'canceled']));
@@ -476,7 +541,7 @@ async function runReleaseExample(ctx: ScenarioContext, server: N8nServer, inst: 
 		await pushedToRelease(ctx, RELEASE_TEXTS.bobDecided);
 		await sleep(3000); // a second post of anything would come now
 		const outputs = nodeOutputs(inst, await server.rest<{ data?: unknown }>('GET', `/executions/${executionId}`));
-		return { asked, buttons, question, statuses, taps, executions, outputs, requests: calls(ctx) };
+		return { asked, buttons, question, statuses, reminderSeconds, taps, executions, outputs, requests: calls(ctx) };
 	} finally {
 		sim.configure({ botWebhookUrl: null, botWebhookSecret: null });
 	}
@@ -498,6 +563,10 @@ function checkReleaseExample(report: TriggerReport, ctx: ScenarioContext): void 
 
 	const run = report.release;
 	assert.ok(run, 'the release example ran');
+	process.stdout.write(
+		`      [n8n ${ctx.n8nVersion}] release example: reminder ${run.reminderSeconds ?? 'never posted'}${run.reminderSeconds === null ? '' : ' s'} after the question (Remind After 1 minute instead of 4 hours); statuses ${run.statuses.join(', ')}\n`,
+	);
+	assert.deepEqual(releaseReminder(loadExample(RELEASE_FILE)), RELEASE_REMINDER_IN_FILE, 'the example reminds after 4 hours, at most twice, with the default text');
 	assert.equal(run.asked, 200);
 	assert.deepEqual(
 		run.buttons.map((b) => b.label),
@@ -515,7 +584,11 @@ function checkReleaseExample(report: TriggerReport, ctx: ScenarioContext): void 
 		"the buttons answer the release's execution, at the example's Send and Wait node",
 	);
 	assert.deepEqual([run.question.groupId, run.question.threadId], [project._id, release._id]);
-	assert.deepEqual(run.statuses, ['waiting', 'waiting', 'success'], "waiting after the question and after alice's vote; bob's vote resumes it");
+	assert.deepEqual(run.statuses, ['waiting', 'waiting', 'waiting', 'success'], "waiting after the question, after alice's vote and after the reminder; bob's vote resumes it");
+	assert.ok(
+		run.reminderSeconds !== null && run.reminderSeconds >= 60 && run.reminderSeconds <= 100,
+		`the reminder came between 60 and 100 s after the question (${run.reminderSeconds ?? 'never'})`,
+	);
 	assert.deepEqual(
 		run.taps.map((t) => [t.status, /\((\w+)\)/.exec(t.body)?.[1]]),
 		[
@@ -547,10 +620,10 @@ function checkReleaseExample(report: TriggerReport, ctx: ScenarioContext): void 
 		[[release._id]],
 	);
 
-	// At the platform: the question, alice's vote counted, then bob's confirmation and the announcement (either first).
+	// At the platform: the question, alice's vote counted, the reminder, then bob's confirmation and the announcement (either first).
 	const lines = requestLines(run.requests);
-	assert.deepEqual(lines.slice(0, 2), [`POST ${PUSH}`, `POST ${PUSH}`], lines.join('\n'));
-	assert.deepEqual(lines.slice(2).sort(), ['POST /bot/v1/group/message', `POST ${PUSH}`], lines.join('\n'));
+	assert.deepEqual(lines.slice(0, 3), [`POST ${PUSH}`, `POST ${PUSH}`, `POST ${PUSH}`], lines.join('\n'));
+	assert.deepEqual(lines.slice(3).sort(), ['POST /bot/v1/group/message', `POST ${PUSH}`], lines.join('\n'));
 	assert.ok(
 		run.requests.every((r) => r.status >= 200 && r.status < 300),
 		lines.join('\n'),
@@ -560,7 +633,8 @@ function checkReleaseExample(report: TriggerReport, ctx: ScenarioContext): void 
 		tid: release._id,
 		messages: [{ type: 'template', altText: RELEASE_TEXTS.question, template: { type: 'buttons', text: RELEASE_TEXTS.question, actions: run.buttons } }],
 	});
-	assert.deepEqual(textsPushed(run.requests, project._id, release._id), [RELEASE_TEXTS.aliceCounted, RELEASE_TEXTS.bobDecided]);
+	assert.deepEqual(textsPushed(run.requests, project._id, release._id), [RELEASE_TEXTS.aliceCounted, RELEASE_TEXTS.reminder, RELEASE_TEXTS.bobDecided]);
+	assert.deepEqual(run.requests[2].body, { gid: project._id, tid: release._id, messages: [{ type: 'text', text: RELEASE_TEXTS.reminder }] }, 'the reminder is one text in the topic');
 	const announced = run.requests.filter((r) => r.path === '/bot/v1/group/message').map((r) => r.body);
 	assert.deepEqual(announced, [{ gid: project._id, tid: release._id, message: { type: 'text', data: RELEASE_TEXTS.announced } }]);
 	const inTopic = state(ctx)
