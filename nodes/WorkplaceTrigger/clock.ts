@@ -7,7 +7,7 @@
  * URL, which any process answers from the stored questions (reminders.ts). Idle (no question
  * left at the last tick, none registered in this process) it posts every IDLE_TICK_MS only.
  */
-import type { IDataObject, IHookFunctions, IHttpRequestOptions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import type { ClockAddress } from '../shared/inChatClock';
 import { CLOCK_FIELD, CLOCKS_FIELD, clocksOf } from '../shared/inChatClock';
@@ -74,8 +74,7 @@ async function secretOf(ctx: ITriggerFunctions): Promise<string | undefined> {
 async function postClockTick(ctx: ITriggerFunctions, address: ClockAddress): Promise<number | undefined> {
 	const secret = await secretOf(ctx);
 	if (!secret) return undefined;
-	const helpers = { helpers: { httpRequest: async (options: IHttpRequestOptions) => await ctx.helpers.httpRequest(options) } };
-	const answer = await postToOwnUrl(helpers as never, address, secret, { [CLOCK_FIELD]: { tick: { at: new Date().toISOString() } } }, 'clock');
+	const answer = await postToOwnUrl(ctx, address, secret, { [CLOCK_FIELD]: { tick: { at: new Date().toISOString() } } }, 'clock');
 	return isPlainObject(answer) && typeof answer.waiting === 'number' ? answer.waiting : undefined;
 }
 

@@ -73,7 +73,7 @@ export function ownUrl(ctx: Pick<IWebhookFunctions, 'getNodeWebhookUrl'>, resume
 
 /** Posts a message to the trigger's own URL, signed like a delivery with its secret; n8n's answer, parsed when JSON. */
 export async function postToOwnUrl(
-	ctx: Pick<IWebhookFunctions, 'helpers'>,
+	ctx: { helpers: { httpRequest(options: IHttpRequestOptions): Promise<unknown> } },
 	target: { url: string; host?: string },
 	secret: string,
 	message: object,

@@ -56,6 +56,19 @@ export function encodeAnswerToken(token: AnswerToken): string {
 	return `${ANSWER_TOKEN_PREFIX}${token.executionId}.${encodeNodeId(token.nodeId)}.${token.nonce}.${token.answer}.${signature}`;
 }
 
+/**
+ * The token of a genuine button of this question and answer: n8n's signature of the resume URL
+ * (`sign` is the node context's getSignedResumeUrl), in the token.
+ */
+export function signedAnswerToken(
+	sign: (query: Record<string, string>) => string,
+	question: Pick<AnswerToken, 'executionId' | 'nodeId' | 'nonce'>,
+	answer: AnswerCode,
+): string {
+	const signature = new URL(sign(chatAnswerQuery(question.nonce, answer))).searchParams.get('signature') ?? '';
+	return encodeAnswerToken({ ...question, answer, signature });
+}
+
 /** Whether a postback's data is meant as an in-chat answer (well formed or not). */
 export function isAnswerData(data: unknown): data is string {
 	return typeof data === 'string' && data.startsWith(ANSWER_TOKEN_PREFIX);

@@ -17,7 +17,7 @@ import { NodeOperationError, SEND_AND_WAIT_OPERATION, updateDisplayOptions } fro
 import { randomBytes } from 'crypto';
 
 import type { AnswerCode } from '../../../shared/inChatAnswer';
-import { chatAnswerQuery, encodeAnswerToken } from '../../../shared/inChatAnswer';
+import { signedAnswerToken } from '../../../shared/inChatAnswer';
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { invalidInput, nameField, requireString, violationsError } from '../../../shared/validation';
@@ -52,8 +52,7 @@ export function timedOutItem(responseType: ResponseType, input: IDataObject = {}
 
 /** The token a postback button carries: n8n's signature of this wait's resume URL for that answer. */
 function answerToken(ctx: IExecuteFunctions, nonce: string, answer: AnswerCode): string {
-	const signature = new URL(ctx.getSignedResumeUrl(chatAnswerQuery(nonce, answer))).searchParams.get('signature') ?? '';
-	return encodeAnswerToken({ executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce, answer, signature });
+	return signedAnswerToken((query) => ctx.getSignedResumeUrl(query), { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce }, answer);
 }
 
 type Recipient = UserReference | { gid: string; tid: string };

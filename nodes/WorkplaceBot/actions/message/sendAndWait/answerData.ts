@@ -74,6 +74,17 @@ export function waitingMessage(ctx: IWebhookFunctions): SentMessage {
 	return isPlainObject(kept) ? messageFields(kept) : {};
 }
 
+/** A text parameter as the webhook evaluates it against the question's item ('' when it cannot be resolved here). */
+export function textParameter(ctx: IWebhookFunctions, name: string): string {
+	try {
+		const value = ctx.getNodeParameter(name, '') as unknown;
+		return typeof value === 'string' ? value.trim() : '';
+	} catch {
+		// An expression that needs the input items cannot be resolved here.
+		return '';
+	}
+}
+
 /** An answer's `data`: the answer's own fields, then who answered, when, and the question's message. */
 export function answerData(answer: IDataObject, responder: Responder, respondedAt: string, message: SentMessage): IDataObject {
 	return { ...answer, responder, respondedAt, ...message };

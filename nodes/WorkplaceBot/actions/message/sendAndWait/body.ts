@@ -52,7 +52,11 @@ export function buttonSpecs(ctx: IExecuteFunctions, itemIndex: number, responseT
 			},
 		];
 	}
-	const values = nodeParameter(ctx, 'approvalOptions.values', itemIndex, {}) as IDataObject;
+	return approvalButtons(nodeParameter(ctx, 'approvalOptions.values', itemIndex, {}) as IDataObject);
+}
+
+/** The buttons of an approval from its Approval Options: Approve, and Decline for Approve and Disapprove. */
+export function approvalButtons(values: IDataObject): ButtonSpec[] {
 	const approve: ButtonSpec = {
 		label: labelOr(values.approveLabel, DEFAULT_LABELS.approve),
 		field: 'Approval Options > Approve Button Label',

@@ -48,6 +48,11 @@ function sameName(a: string, b: string): boolean {
 	return a.replace(/^@/, '').toLowerCase() === b.replace(/^@/, '').toLowerCase();
 }
 
+/** Whether an entry of a list of people (an ID or a username, `@` optional) names this person. */
+export function isNamed(entry: string, user: Answerer): boolean {
+	return entry === user.userId || (user.username !== '' && sameName(entry, user.username));
+}
+
 /**
  * Whether this person may answer: one of Allowed Approvers (IDs or usernames); without a list,
  * the recipient of a direct chat, or anyone in a group (only its members see the message).
@@ -57,8 +62,7 @@ export function mayAnswer(ctx: IWebhookFunctions, user: Answerer): boolean {
 		.split(/[\s,]+/)
 		.map((entry) => entry.trim())
 		.filter(Boolean);
-	const named = (entry: string) => entry === user.userId || (user.username !== '' && sameName(entry, user.username));
-	if (list.length > 0) return list.some(named);
+	if (list.length > 0) return list.some((entry) => isNamed(entry, user));
 	if (ctx.getNodeParameter('sendTo', 'user') === 'group') return true;
 	const recipient = ctx.getNodeParameter('userId', '') as unknown;
 	if (isPlainObject(recipient)) {
@@ -80,7 +84,7 @@ function mayAnswerAt(ctx: IWebhookFunctions, options: IDataObject, nonce: string
 	const askedAt = askedAtOf(nonce);
 	return (user, at) =>
 		mayAnswer(ctx, user) ||
-		countsAsBackup(escalation, askedAt, at, (entry) => entry === user.userId || (user.username !== '' && sameName(entry, user.username)));
+		countsAsBackup(escalation, askedAt, at, (entry) => isNamed(entry, user));
 }
 
 /** Who answered, as n8n names a responder: the postback names an ID and a username, no display name. */

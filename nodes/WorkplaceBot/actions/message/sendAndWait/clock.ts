@@ -10,17 +10,16 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Answerer } from '../../../../shared/inChatAnswer';
-import { chatAnswerQuery, encodeAnswerToken, isBallot } from '../../../../shared/inChatAnswer';
+import { isBallot, signedAnswerToken } from '../../../../shared/inChatAnswer';
 import type { ClockAddress, ClockEntry, ClockReply } from '../../../../shared/inChatClock';
 import { CLOCK_FIELD, askedAtOf, clocksOf, signBody } from '../../../../shared/inChatClock';
 import { checkSignature } from '../../../../shared/signature';
 import { botRequest } from '../../../../shared/transport/botApi';
 import { isPlainObject } from '../../../../shared/validation';
-import { waitingMessage } from './answerData';
+import { textParameter, waitingMessage } from './answerData';
+import { isNamed } from './chatAnswer';
 import type { SentButton } from './body';
-import { NONCE_PARAM, pushMessages } from './body';
-import { DEFAULT_LABELS } from './description';
+import { NONCE_PARAM, approvalButtons, pushMessages } from './body';
 import type { ClockAction, Escalation, Schedule } from './schedule';
 import { actionsOf, dueActions, firstActionAt, readSchedule, splitNames } from './schedule';
 import type { Vote } from './votes';
@@ -104,42 +103,24 @@ function respond(ctx: IWebhookFunctions, status: number, body: ClockReply | { ou
 	return { noWebhookResponse: true };
 }
 
-/** A text parameter as the question's item makes it ('' when it cannot be read here). */
-function textParameter(ctx: IWebhookFunctions, name: string): string {
-	try {
-		const value = ctx.getNodeParameter(name, '') as unknown;
-		return typeof value === 'string' ? value.trim() : '';
-	} catch {
-		return '';
-	}
-}
-
 /** What {question} stands for: the title, else the message, shortened. */
 function questionName(ctx: IWebhookFunctions): string {
 	const name = textParameter(ctx, 'title') || textParameter(ctx, 'message');
 	return name.length > 80 ? `${name.slice(0, 79)}…` : name;
 }
 
-function sameName(entry: string, user: Answerer): boolean {
-	return entry === user.userId || (user.username !== '' && entry.replace(/^@/, '').toLowerCase() === user.username.replace(/^@/, '').toLowerCase());
-}
-
 /** The approvers who have not answered: Allowed Approvers (and after the escalation the backups) without a counted vote. */
 function pendingNames(ctx: IWebhookFunctions, votes: Vote[], escalated: Escalation | undefined): string[] {
 	const named = [...splitNames(ctx.getNodeParameter('allowedApprovers', '')), ...(escalated?.backups ?? [])];
-	return [...new Set(named)].filter((entry) => !votes.some((vote) => sameName(entry, vote.user)));
+	return [...new Set(named)].filter((entry) => !votes.some((vote) => isNamed(entry, vote.user)));
 }
 
 /** The question's buttons again, with the same answer tokens (n8n signs the same URLs again). */
 function questionMessages(ctx: IWebhookFunctions, nonce: string): IDataObject[] {
-	const values = (ctx.getNodeParameter('approvalOptions.values', {}) as IDataObject) ?? {};
-	const label = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback);
-	const token = (answer: 'a' | 'd') => {
-		const signature = new URL(ctx.getSignedResumeUrl(chatAnswerQuery(nonce, answer))).searchParams.get('signature') ?? '';
-		return encodeAnswerToken({ executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce, answer, signature });
-	};
-	const buttons: SentButton[] = [{ label: label(values.approveLabel, DEFAULT_LABELS.approve), field: '', query: {}, answer: 'a', data: token('a') }];
-	if (values.approvalType === 'double') buttons.push({ label: label(values.disapproveLabel, DEFAULT_LABELS.disapprove), field: '', query: {}, answer: 'd', data: token('d') });
+	const question = { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce };
+	const buttons = approvalButtons((ctx.getNodeParameter('approvalOptions.values', {}) as IDataObject) ?? {}).map(
+		(button): SentButton => ({ ...button, data: signedAnswerToken((query) => ctx.getSignedResumeUrl(query), question, button.answer!) }),
+	);
 	return pushMessages({ title: textParameter(ctx, 'title'), text: textParameter(ctx, 'message'), buttons });
 }
 

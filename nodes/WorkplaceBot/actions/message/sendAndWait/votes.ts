@@ -10,7 +10,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Answerer, AnswerCode, Ballot } from '../../../../shared/inChatAnswer';
-import { answererOf, chatAnswerQuery, decodeAnswerToken, encodeAnswerToken } from '../../../../shared/inChatAnswer';
+import { answererOf, decodeAnswerToken, signedAnswerToken } from '../../../../shared/inChatAnswer';
 import { parseDelivery } from '../../../../shared/delivery';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
@@ -51,8 +51,7 @@ export function timeOf(event: IDataObject): number {
 /** The token n8n's signature makes for this question and answer (what a genuine button carries). */
 function genuineToken(ctx: IWebhookFunctions, question: Question, answer: AnswerCode): string | undefined {
 	try {
-		const signature = new URL(ctx.getSignedResumeUrl(chatAnswerQuery(question.nonce, answer))).searchParams.get('signature');
-		return signature ? encodeAnswerToken({ ...question, answer, signature }) : undefined;
+		return signedAnswerToken((query) => ctx.getSignedResumeUrl(query), question, answer);
 	} catch {
 		return undefined;
 	}

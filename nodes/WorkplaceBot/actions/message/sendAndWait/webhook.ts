@@ -16,7 +16,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { timingSafeEqual } from 'crypto';
 
 import { processMap } from '../../../../shared/processMemory';
-import { answerData, waitingMessage } from './answerData';
+import { answerData, textParameter, waitingMessage } from './answerData';
 import type { ResponseType } from './body';
 import { NONCE_PARAM } from './body';
 import { chatAnswerWebhook, webhookSecret } from './chatAnswer';
@@ -87,16 +87,6 @@ export function hasValidSignature(ctx: IWebhookFunctions, query: Record<string, 
 	}
 	if (expected === null || expected.length !== provided.length) return false;
 	return timingSafeEqual(Buffer.from(provided), Buffer.from(expected));
-}
-
-function textParameter(ctx: IWebhookFunctions, name: string): string {
-	try {
-		const value = ctx.getNodeParameter(name, '') as unknown;
-		return typeof value === 'string' ? value.trim() : '';
-	} catch {
-		// An expression that needs the input items cannot be resolved here.
-		return '';
-	}
 }
 
 function formFields(ctx: IWebhookFunctions, responseType: ResponseType): FormField[] {
