@@ -105,18 +105,21 @@ export async function postToOwnUrl(
 /** The outcomes of a recount after which the question needs no more: decided, or no longer waiting. */
 const SETTLED = /: (resumed|alreadyAnswered|notWaiting)$/;
 
-/** Posts the recount to the trigger's own URL; whether the question is settled. */
-async function postRecount(ctx: IWebhookFunctions, target: { url: string; host?: string }, secret: string, recount: Recount): Promise<boolean> {
-	const parsed = await postToOwnUrl(ctx, target, secret, { [RECOUNT_FIELD]: recount }, 'recount');
-	return isPlainObject(parsed) && typeof parsed.message === 'string' && SETTLED.test(parsed.message);
+/** Whether n8n's answer to a recount says the question is settled. */
+function isSettled(answer: unknown): boolean {
+	return isPlainObject(answer) && typeof answer.message === 'string' && SETTLED.test(answer.message);
 }
 
 /**
- * After the delivery was answered, posts the recount after each of RECHECK_DELAYS_MS, unless this
- * process saw the question decided meanwhile. Runs on its own; failures are logged.
+ * After the delivery was answered, posts a message to the trigger's own URL after each of
+ * RECHECK_DELAYS_MS, while `goOn` (asked before each post) allows; `stopAfter` reads n8n's answer
+ * and says whether that was the last. Runs on its own; a failure is logged as `failed` says.
  */
-export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resumeBaseUrl: unknown, store: BallotStore): void {
-	if (recount.round >= MAX_RECOUNT_ROUNDS) return;
+export function postLater(
+	ctx: IWebhookFunctions,
+	resumeBaseUrl: unknown,
+	post: { purpose: string; message: object; goOn?: () => boolean; stopAfter?: (answer: unknown) => boolean; failed: string },
+): void {
 	const target = ownUrl(ctx, resumeBaseUrl);
 	if (!target) return;
 	void (async () => {
@@ -124,10 +127,29 @@ export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resum
 		if (!secret) return;
 		for (const delay of RECHECK_DELAYS_MS) {
 			await sleep(delay);
-			if (!isHeld(store, recount.request)) return;
-			// Settled elsewhere: this process lets go of its taps (else it would write them back).
-			if (await postRecount(ctx, target, secret, recount)) return forgetBallots({ scope: store.scope }, recount.request);
+			if (post.goOn && !post.goOn()) return;
+			const answer = await postToOwnUrl(ctx, target, secret, post.message, post.purpose);
+			if (post.stopAfter?.(answer)) return;
 		}
-	})().catch((error: Error) => logTrigger(ctx, 'warn', `a recount of in-chat votes could not be posted: ${error.message}; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it`));
+	})().catch((error: Error) => logTrigger(ctx, 'warn', `${post.failed}: ${error.message}`));
 }
 
+/**
+ * The recounts of a counted tap (see the top of the file): posted unless this process saw the
+ * question decided meanwhile; settled elsewhere, this process lets go of its taps (else it would
+ * write them back).
+ */
+export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resumeBaseUrl: unknown, store: BallotStore): void {
+	if (recount.round >= MAX_RECOUNT_ROUNDS) return;
+	postLater(ctx, resumeBaseUrl, {
+		purpose: 'recount',
+		message: { [RECOUNT_FIELD]: recount },
+		goOn: () => isHeld(store, recount.request),
+		stopAfter: (answer) => {
+			if (!isSettled(answer)) return false;
+			forgetBallots({ scope: store.scope }, recount.request);
+			return true;
+		},
+		failed: 'a recount of in-chat votes could not be posted; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it',
+	});
+}

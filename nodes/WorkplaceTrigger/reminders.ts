@@ -11,7 +11,6 @@
  * A question is forgotten when it has nothing left, or its execution no longer waits.
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import type { ClockEntry, ClockMessage } from '../shared/inChatClock';
 import { CLOCK_FIELD, readClockReply, signBody } from '../shared/inChatClock';
@@ -19,7 +18,7 @@ import { processMap } from '../shared/processMemory';
 import type { BallotStore } from './ballots';
 import { heldBallots } from './ballots';
 import { logTrigger } from './log';
-import { RECHECK_DELAYS_MS, ownUrl, postToOwnUrl } from './recheck';
+import { postLater } from './recheck';
 import { signingSecret } from './secret';
 import { keep, requestOf, stored, write, forgetQuestion } from './reminderStore';
 import { waitingBase } from './answers';
@@ -45,16 +44,11 @@ export function setArmed(scope: string, value: boolean): void {
 
 /** After a change, the question is posted to the trigger's own URL again (see the top of the file). */
 function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEntry, resumeBaseUrl: unknown): void {
-	const target = ownUrl(ctx, resumeBaseUrl);
-	if (!target) return;
-	void (async () => {
-		const secret = await signingSecret(ctx);
-		if (!secret) return;
-		for (const delay of RECHECK_DELAYS_MS) {
-			await sleep(delay);
-			await postToOwnUrl(ctx, target, secret, { [CLOCK_FIELD]: { keep: { ...entry, request } } }, 'reminders');
-		}
-	})().catch((error: Error) => logTrigger(ctx, 'warn', `a reminder's progress could not be posted again: ${error.message}; another n8n process's save may repeat one reminder`));
+	postLater(ctx, resumeBaseUrl, {
+		purpose: 'reminders',
+		message: { [CLOCK_FIELD]: { keep: { ...entry, request } } },
+		failed: "a reminder's progress could not be posted again; another n8n process's save may repeat one reminder",
+	});
 }
 
 type TickOutcome = { kind: 'progress'; step: number; nextAt: string | null; message: string } | { kind: 'notWaiting' } | { kind: 'failed'; message: string };

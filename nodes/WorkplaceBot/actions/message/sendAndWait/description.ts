@@ -164,18 +164,21 @@ const limitWaitTime = valuesCollection(
 
 const timeUnits = valueOptions(['minutes', 'hours', 'days'], { order: 'as listed' });
 
+/** An amount and its unit (`<name>Amount`, `<name>Unit`), as Limit Wait Time asks for one. */
+function delayFields(displayName: string, name: string, description: string, unit: 'hours' | 'days'): INodeProperties[] {
+	return [
+		{ ...property('number', displayName, `${name}Amount`, description), typeOptions: { minValue: 0, numberPrecision: 2 }, default: 1 },
+		optionsProperty('Unit', `${name}Unit`, timeUnits, unit),
+	];
+}
+
 const clockNote = 'Needs the Workplace Trigger of this workflow to be active: its clock sends them, also after n8n restarts';
 
 const remindApprovers = valuesCollection(
 	'Remind Approvers',
 	'reminders',
 	[
-		{
-			...property('number', 'Remind After', 'remindAfterAmount', 'How long after the question, and after each reminder, the approvers who have not answered are reminded'),
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 1,
-		},
-		optionsProperty('Unit', 'remindAfterUnit', timeUnits, 'hours'),
+		...delayFields('Remind After', 'remindAfter', 'How long after the question, and after each reminder, the approvers who have not answered are reminded', 'hours'),
 		{
 			displayName: 'Reminders at Most',
 			name: 'maxReminders',
@@ -203,12 +206,7 @@ const escalate = valuesCollection(
 	'Escalate',
 	'escalation',
 	[
-		{
-			...property('number', 'Escalate After', 'escalateAfterAmount', 'How long after the question it is escalated when still undecided'),
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 1,
-		},
-		optionsProperty('Unit', 'escalateAfterUnit', timeUnits, 'days'),
+		...delayFields('Escalate After', 'escalateAfter', 'How long after the question it is escalated when still undecided', 'days'),
 		property(
 			'string',
 			'Backup Approvers',
