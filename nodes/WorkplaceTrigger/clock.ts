@@ -19,6 +19,12 @@ import { isArmed, setArmed } from './reminders';
 /** Every 30 seconds (n8n's cron takes seconds as a sixth field). */
 export const CLOCK_TICK = '*/30 * * * * *';
 
+/**
+ * How long the clock waits for a tick's answer: beyond the longest tick (reminders.ts, about 45 s),
+ * so that it never starts a tick while the last one still runs on another process.
+ */
+const TICK_ANSWER_TIMEOUT_MS = 120_000;
+
 /** How often an idle clock still asks: a question registered on another process (queue mode) is seen within this. */
 export const IDLE_TICK_MS = 120_000;
 
@@ -74,7 +80,7 @@ async function secretOf(ctx: ITriggerFunctions): Promise<string | undefined> {
 async function postClockTick(ctx: ITriggerFunctions, address: ClockAddress): Promise<number | undefined> {
 	const secret = await secretOf(ctx);
 	if (!secret) return undefined;
-	const answer = await postToOwnUrl(ctx, address, secret, { [CLOCK_FIELD]: { tick: { at: new Date().toISOString() } } }, 'clock');
+	const answer = await postToOwnUrl(ctx, address, secret, { [CLOCK_FIELD]: { tick: { at: new Date().toISOString() } } }, 'clock', TICK_ANSWER_TIMEOUT_MS);
 	return isPlainObject(answer) && typeof answer.waiting === 'number' ? answer.waiting : undefined;
 }
 

@@ -78,6 +78,7 @@ export async function postToOwnUrl(
 	secret: string,
 	message: object,
 	purpose: string,
+	timeoutMs = RECOUNT_TIMEOUT_MS,
 ): Promise<unknown> {
 	const body = JSON.stringify(message);
 	const request: IHttpRequestOptions = {
@@ -85,7 +86,7 @@ export async function postToOwnUrl(
 		url: target.url,
 		body,
 		json: false,
-		timeout: RECOUNT_TIMEOUT_MS,
+		timeout: timeoutMs,
 		ignoreHttpStatusErrors: true,
 		headers: {
 			'content-type': 'application/json',

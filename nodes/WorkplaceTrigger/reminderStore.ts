@@ -31,10 +31,22 @@ export function stored(staticData: IDataObject): Record<string, ClockEntry> {
 	return isPlainObject(field) ? (field as unknown as Record<string, ClockEntry>) : {};
 }
 
+/** How long a question whose actions are all done is kept: beyond the last `keep` of its last change (45 s). */
+const DONE_KEPT_MS = 10 * 60_000;
+
 export function write(staticData: IDataObject, entries: Record<string, ClockEntry>): void {
+	const now = Date.now();
+	for (const [key, entry] of Object.entries(entries)) {
+		if (entry.nextAt === null && typeof entry.doneAt === 'number' && now - entry.doneAt > DONE_KEPT_MS) delete entries[key];
+	}
 	const keys = Object.keys(entries);
 	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_QUESTIONS))) delete entries[key];
 	staticData[REMINDERS_FIELD] = entries as unknown as IDataObject;
+}
+
+/** The questions that still have an action to come. */
+export function waitingCount(staticData: IDataObject): number {
+	return Object.values(stored(staticData)).filter((entry) => entry.nextAt !== null).length;
 }
 
 /** Keeps a question, unless the stored copy is already as far. */

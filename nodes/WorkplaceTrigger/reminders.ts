@@ -20,14 +20,20 @@ import { heldBallots } from './ballots';
 import { logTrigger } from './log';
 import { postLater } from './recheck';
 import { signingSecret } from './secret';
-import { keep, requestOf, stored, write, forgetQuestion } from './reminderStore';
+import { forgetQuestion, keep, requestOf, stored, waitingCount, write } from './reminderStore';
 import { waitingBase } from './answers';
 
 /** The most questions one tick posts to (the rest wait for the next tick). */
 const MAX_DUE_PER_TICK = 20;
 
-/** How long the waiting node may take: its posts have their own limits (15 s each). */
+/** How long the waiting node may take: its posts have their own limits (15 s each, two at most). */
 const TICK_FORWARD_TIMEOUT_MS = 40_000;
+
+/**
+ * No hand-over starts later than this into a tick, so a tick ends within about 45 s, before the
+ * clock's next one: two ticks at once on two processes could post the same reminder twice.
+ */
+const TICK_START_WITHIN_MS = 5_000;
 
 /** Whether this process's clock should tick soon (a question was registered here, or the last tick left some). */
 const armed = processMap<string, boolean>();
@@ -51,7 +57,17 @@ function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEnt
 	});
 }
 
-type TickOutcome = { kind: 'progress'; step: number; nextAt: string | null; message: string } | { kind: 'notWaiting' } | { kind: 'failed'; message: string };
+/**
+ * What a hand-over came to. `failed`: it did not reach the waiting node (`reached: false`, tried
+ * again at the next tick), or perhaps it did and its answer was lost (`reached: true`).
+ */
+type TickOutcome =
+	| { kind: 'progress'; step: number; nextAt: string | null; message: string }
+	| { kind: 'notWaiting' }
+	| { kind: 'failed'; message: string; reached: boolean };
+
+/** Errors of a connection that never carried the request. */
+const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
 
 /**
  * Where to post a tick: the waiting node's clock URL (execution, node, signed query) under n8n's
@@ -69,8 +85,8 @@ function tickTarget(ctx: IWebhookFunctions, entry: ClockEntry, resumeBaseUrl: un
 /** Posts a tick to one waiting node: its progress and the question's counted taps, signed. */
 async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDataObject[], secret: string, resumeBaseUrl: unknown): Promise<TickOutcome> {
 	const target = tickTarget(ctx, entry, resumeBaseUrl);
-	if (!target) return { kind: 'failed', message: 'the option Resume Base URL is not a URL' };
-	const payload = JSON.stringify({ step: entry.step, ballots });
+	if (!target) return { kind: 'failed', message: 'the option Resume Base URL is not a URL', reached: false };
+	const payload = JSON.stringify({ step: entry.step, ballots, ...(entry.uncertain ? { skipDue: true } : {}) });
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: target.url,
@@ -85,45 +101,53 @@ async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDat
 	try {
 		response = (await ctx.helpers.httpRequest(request)) as { statusCode: number; body: unknown };
 	} catch (error) {
-		return { kind: 'failed', message: (error as Error).message };
+		const { message, code } = error as Error & { code?: unknown };
+		return { kind: 'failed', message, reached: !NOT_SENT.test(`${String(code ?? '')} ${message}`) };
 	}
 	const reply = readClockReply(response.body);
 	if (reply) return { kind: 'progress', step: reply.step, nextAt: reply.nextAt, message: reply.message };
-	if (response.statusCode >= 500) return { kind: 'failed', message: `n8n answered ${response.statusCode}` };
+	// 502 and 503: a proxy or n8n starting up answered; the node did not run.
+	if (response.statusCode >= 500) return { kind: 'failed', message: `n8n answered ${response.statusCode}`, reached: ![502, 503].includes(response.statusCode) };
 	// n8n answered instead of the node (finished, stopped or gone), or the node refused the tick.
 	return { kind: 'notWaiting' };
 }
 
-/** A tick: every due question goes to its waiting node; what it answers is kept. How many were posted to. */
+/** What a tick does with one question after its hand-over. */
+function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request: string, entry: ClockEntry, outcome: TickOutcome, resumeBaseUrl: unknown): void {
+	const execution = request.split(':')[0];
+	if (outcome.kind === 'notWaiting') return forgetQuestion(staticData, request);
+	if (outcome.kind === 'failed') {
+		if (!outcome.reached) {
+			logTrigger(ctx, 'warn', `a reminder of execution ${execution} could not be handed to it (${outcome.message}); the next tick tries again.`);
+			return;
+		}
+		// Perhaps posted: what was due is skipped rather than perhaps posted twice.
+		logTrigger(ctx, 'warn', `a reminder of execution ${execution} may have been posted, its answer was lost (${outcome.message}); what was due is skipped, later ones come as planned.`);
+		write(staticData, { ...stored(staticData), [request]: { ...entry, uncertain: true } });
+		return;
+	}
+	const next: ClockEntry = outcome.nextAt === null ? { url: entry.url, step: outcome.step, nextAt: null, doneAt: Date.now() } : { url: entry.url, step: outcome.step, nextAt: outcome.nextAt };
+	if (outcome.step === entry.step && !entry.uncertain) return void keep(staticData, request, next);
+	logTrigger(ctx, 'info', `execution ${execution}: ${outcome.message}.`);
+	write(staticData, { ...stored(staticData), [request]: next });
+	keepAgainLater(ctx, request, next, resumeBaseUrl);
+}
+
+/** A tick: the due questions go to their waiting nodes, one at a time, those started within TICK_START_WITHIN_MS. */
 async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: BallotStore, resumeBaseUrl: unknown): Promise<string> {
-	const now = Date.now();
-	const entries = stored(staticData);
-	const due = Object.entries(entries)
-		.filter(([, entry]) => entry.nextAt !== null && Date.parse(entry.nextAt) <= now)
+	const startedAt = Date.now();
+	const due = Object.entries(stored(staticData))
+		.filter(([, entry]) => entry.nextAt !== null && Date.parse(entry.nextAt) <= startedAt)
 		.slice(0, MAX_DUE_PER_TICK);
 	const secret = due.length ? await signingSecret(ctx) : undefined;
+	let handed = 0;
 	for (const [request, entry] of due) {
-		if (!secret) break;
+		if (!secret || Date.now() - startedAt > TICK_START_WITHIN_MS) break;
 		const outcome = await postTick(ctx, entry, heldBallots(ballots, request) as unknown as IDataObject[], secret, resumeBaseUrl);
-		if (outcome.kind === 'failed') {
-			logTrigger(ctx, 'warn', `a reminder of execution ${request.split(':')[0]} could not be handed to it (${outcome.message}); the next tick tries again.`);
-			continue;
-		}
-		if (outcome.kind === 'notWaiting' || outcome.nextAt === null) {
-			forgetQuestion(staticData, request);
-			continue;
-		}
-		const next: ClockEntry = { ...entry, step: outcome.step, nextAt: outcome.nextAt };
-		if (outcome.step !== entry.step) {
-			logTrigger(ctx, 'info', `execution ${request.split(':')[0]}: ${outcome.message}.`);
-			keep(staticData, request, next);
-			keepAgainLater(ctx, request, next, resumeBaseUrl);
-		} else {
-			keep(staticData, request, next);
-		}
+		afterHandOver(ctx, staticData, request, entry, outcome, resumeBaseUrl);
+		handed++;
 	}
-	const left = Object.values(stored(staticData)).filter((entry) => entry.nextAt !== null).length;
-	return `${due.length} due, ${left} waiting`;
+	return `${handed} of ${due.length} due handed on, ${waitingCount(staticData)} waiting`;
 }
 
 /** One message to the clock, already verified with the webhook secret: what was done, for the answer. */
@@ -137,8 +161,8 @@ export async function answerClock(
 		const entry = 'register' in message ? message.register : message.keep;
 		const request = 'keep' in message ? message.keep.request : requestOf(entry.url);
 		if (!request) return { text: 'not a clock URL', waiting: 0 };
-		const { url, step, nextAt } = entry;
-		const clean: ClockEntry = { url, step, nextAt };
+		const { url, step, nextAt, doneAt } = entry;
+		const clean: ClockEntry = typeof doneAt === 'number' ? { url, step, nextAt, doneAt } : { url, step, nextAt };
 		if ('register' in message) {
 			write(staticData, { ...stored(staticData), [request]: clean });
 			keepAgainLater(ctx, request, clean, resumeBaseUrl);
@@ -146,9 +170,8 @@ export async function answerClock(
 			keep(staticData, request, clean);
 		}
 		setArmed(scope, true);
-		return { text: 'registered', waiting: Object.keys(stored(staticData)).length };
+		return { text: 'registered', waiting: waitingCount(staticData) };
 	}
 	const text = await tick(ctx, staticData, where.ballots, resumeBaseUrl);
-	const waiting = Object.values(stored(staticData)).filter((entry) => entry.nextAt !== null).length;
-	return { text, waiting };
+	return { text, waiting: waitingCount(staticData) };
 }

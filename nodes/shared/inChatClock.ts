@@ -35,15 +35,23 @@ export interface ClockEntry {
 	step: number;
 	/** When the next action is due (ISO); null: none left. */
 	nextAt: string | null;
+	/**
+	 * The last hand-over may have reached the waiting node without its answer reaching the
+	 * trigger: the next tick asks it to skip what is due rather than post it perhaps twice.
+	 */
+	uncertain?: boolean;
+	/** When the last action was done (ms): the question is kept a while, so that a late `keep` cannot bring it back. */
+	doneAt?: number;
 }
 
 /** What the trigger's clock receives: a question to keep, a tick, or a progress another process reached. */
 export type ClockMessage = { register: ClockEntry } | { keep: ClockEntry & { request: string } } | { tick: { at: string } };
 
-/** What the trigger posts to a waiting node on a tick: the progress so far and the question's counted taps. */
+/** What the trigger posts to a waiting node on a tick: the progress so far, the question's counted taps, and whether to skip what is due. */
 export interface ClockTick extends IDataObject {
 	step: number;
 	ballots: IDataObject[];
+	skipDue?: boolean;
 }
 
 /** What the waiting node answers a tick: its new progress, and what it posted. */
@@ -65,7 +73,8 @@ function isEntry(value: unknown): value is ClockEntry {
 		typeof value.step === 'number' &&
 		Number.isInteger(value.step) &&
 		value.step >= 0 &&
-		(value.nextAt === null || (typeof value.nextAt === 'string' && !Number.isNaN(Date.parse(value.nextAt))))
+		(value.nextAt === null || (typeof value.nextAt === 'string' && !Number.isNaN(Date.parse(value.nextAt)))) &&
+		(value.doneAt === undefined || typeof value.doneAt === 'number')
 	);
 }
 

@@ -22,6 +22,8 @@ export type Reliance =
 	| 'inputFieldExpressions'
 	/** n8n runs the Workplace Trigger's trigger(), its clock of reminders (WorkplaceTrigger/clock.ts). */
 	| 'triggerClock'
+	/** A node context holds the workflow it runs in, `workflow.nodes` (WorkplaceBot/actions/message/sendAndWait/clock.ts). */
+	| 'workflowOfContext'
 	/** n8n's waiting route answers the trigger's process (WorkplaceTrigger/resumeRoute.ts); one per address. */
 	| `resumeRoute:${string}`;
 

@@ -121,7 +121,7 @@ describe('Remind Approvers', () => {
 		expect(byAlice.pushes).toEqual([text(project._id, release._id, 'alice approved: 1 of 2 approvals so far')]);
 
 		const early = await tick(bed, askedAt + 30_000);
-		expect([early.outcome.status, early.outcome.body, early.pushes, early.forwarded]).toEqual([200, { received: 0, message: 'Clock of reminders: 0 due, 1 waiting', waiting: 1 }, [], []]);
+		expect([early.outcome.status, early.outcome.body, early.pushes, early.forwarded]).toEqual([200, { received: 0, message: 'Clock of reminders: 0 of 0 due handed on, 1 waiting', waiting: 1 }, [], []]);
 
 		const first = await tick(bed, askedAt + MINUTE + 1_000);
 		expect(first.pushes).toEqual([text(project._id, release._id, `Reminder: "${QUESTION}" is still waiting for bob.`)]);
@@ -138,8 +138,38 @@ describe('Remind Approvers', () => {
 
 		const second = await tick(bed, askedAt + 2 * MINUTE + 1_000);
 		expect(second.pushes).toEqual([text(project._id, release._id, `Reminder: "${QUESTION}" is still waiting for bob.`)]);
-		expect(kept(bed)).toEqual({});
+		// Nothing left to do: kept a while as done, so that a late copy of an earlier step cannot bring it back.
+		expect(kept(bed)[request]).toEqual({ url: body.workplaceClock.register.url, step: 2, nextAt: null, doneAt: askedAt + 2 * MINUTE + 1_000 });
+		const stale = JSON.stringify({ [CLOCK_FIELD]: { keep: { request, url: body.workplaceClock.register.url, step: 1, nextAt: new Date(askedAt + 2 * MINUTE).toISOString() } } });
+		await bed.deliver({ rawBody: stale, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, stale) } });
+		expect(kept(bed)[request]).toEqual(expect.objectContaining({ step: 2, nextAt: null }));
+		const after = await tick(bed, askedAt + 3 * MINUTE);
+		expect([after.pushes, after.forwarded]).toEqual([[], []]);
 		expect(route!.resumed).toEqual([]);
+	});
+
+	it('a hand-over n8n did not take is tried again; one whose answer was lost is not posted again', async () => {
+		const bed = await activeTrigger();
+		const askedAt = now;
+		await ask(bed, reminders({ maxReminders: 3 }), { approvalsRequired: 1 });
+		const reminder = text(project._id, release._id, `Reminder: "${QUESTION}" is still waiting for alice, bob.`);
+		// n8n answers 503 before any node runs (starting up): nothing was posted, the next tick tries again.
+		route!.unavailableNext();
+		const refused = await tick(bed, askedAt + MINUTE + 1_000);
+		expect([refused.pushes, Object.values(kept(bed))]).toEqual([[], [expect.objectContaining({ step: 0, nextAt: new Date(askedAt + MINUTE).toISOString() })]]);
+		expect(bed.logs.map((l) => l.message)).toContainEqual(expect.stringMatching(/could not be handed to it \(n8n answered 503\); the next tick tries again\.$/));
+		// The node posts, but its answer is lost on the way back (a proxy's 504).
+		route!.loseNextAnswer();
+		const lost = await tick(bed, askedAt + MINUTE + 2_000);
+		expect(lost.pushes).toEqual([reminder]);
+		expect(Object.values(kept(bed))).toEqual([expect.objectContaining({ step: 0, uncertain: true })]);
+		expect(bed.logs.map((l) => l.message)).toContainEqual(expect.stringMatching(/may have been posted, its answer was lost \(n8n answered 504\); what was due is skipped/));
+		const skipped = await tick(bed, askedAt + MINUTE + 31_000);
+		expect(skipped.pushes).toEqual([]);
+		expect(JSON.parse((skipped.forwarded[0].body as { payload: string }).payload)).toEqual({ step: 0, ballots: [], skipDue: true });
+		expect(Object.values(kept(bed))).toEqual([expect.objectContaining({ step: 1, nextAt: new Date(askedAt + 2 * MINUTE).toISOString() })]);
+		const next = await tick(bed, askedAt + 2 * MINUTE + 1_000);
+		expect(next.pushes).toEqual([reminder]);
 	});
 
 	it('after n8n was down past several reminders, one tick posts one reminder; a restart keeps the question', async () => {
@@ -251,11 +281,12 @@ describe('Escalate', () => {
 				messages: [{ type: 'text', text: `Escalated: "${QUESTION}" still needs an answer. carol, your answer counts from now on.` }, question],
 			},
 		]);
-		expect(kept(bed)).toEqual({});
+		expect(Object.values(kept(bed))).toEqual([expect.objectContaining({ step: 1, nextAt: null })]);
 
 		const byCarol = await tap(bed, actions[0].data, 'carol', askedAt + 61 * MINUTE);
 		expect(byCarol.outcome.body).toEqual({ received: 0, message: 'In-chat answers handed to their waiting executions (resumed); no run started' });
 		const data = route!.outcomes.at(-1)!.items[0].json.data as IDataObject;
 		expect(data).toEqual({ approved: true, responder: { id: users.carol._id, username: 'carol', source: 'chat' }, respondedAt: byCarol.event.timestamp, ...sentMessage(run) });
+		expect(kept(bed)).toEqual({});
 	});
 });

@@ -37,6 +37,10 @@ export interface WaitingRoute {
 	resumed: string[];
 	/** An execution that started waiting after the route did. */
 	addRun(run: RunNodeResult): void;
+	/** The next request is answered 503 before any node sees it, as n8n does while it starts. */
+	unavailableNext(): void;
+	/** The next request that reaches a waiting node is answered 504 after the node ran, as a proxy that gave up waiting. */
+	loseNextAnswer(): void;
 	/** From now on `POST /webhook/…` (the trigger's production URL on this n8n) goes to this trigger. */
 	serveTrigger(trigger: ServedTrigger): void;
 	close(): Promise<void>;
@@ -55,6 +59,7 @@ export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirs
 	const outcomes: WaitingOutcome[] = [];
 	const resumed: string[] = [];
 	let trigger: ServedTrigger | undefined;
+	let loseNext = false;
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -94,6 +99,10 @@ export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirs
 					stored: stored.get(executionId),
 				});
 				outcomes.push(outcome);
+				if (loseNext) {
+					loseNext = false;
+					return send(504, 'text/html', '<html><body>504 Gateway Time-out</body></html>');
+				}
 				if (outcome.resumed) {
 					resumed.push(executionId);
 					return send(200, 'application/json', JSON.stringify(outcome.result.webhookResponse ?? { message: 'Workflow was started' }));
@@ -116,6 +125,12 @@ export async function startWaitingRoute(runs: RunNodeResult[], { unavailableFirs
 		addRun(run) {
 			stored.set(run.executionId, storedExecution(run));
 			byId.set(run.executionId, run);
+		},
+		unavailableNext() {
+			unavailable++;
+		},
+		loseNextAnswer() {
+			loseNext = true;
 		},
 		serveTrigger(served) {
 			trigger = served;

@@ -7,12 +7,13 @@
  *    the question again) and answers the new progress. The execution keeps waiting.
  * Backup approvers' taps count from the escalation's time on (chatAnswer.ts).
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isBallot, signedAnswerToken } from '../../../../shared/inChatAnswer';
 import type { ClockAddress, ClockEntry, ClockReply } from '../../../../shared/inChatClock';
 import { CLOCK_FIELD, askedAtOf, clocksOf, signBody } from '../../../../shared/inChatClock';
+import { warnOnce } from '../../../../shared/reliance';
 import { checkSignature } from '../../../../shared/signature';
 import { botRequest } from '../../../../shared/transport/botApi';
 import { isPlainObject } from '../../../../shared/validation';
@@ -36,37 +37,81 @@ export function clockQuery(nonce: string): Record<string, string> {
 	return { [NONCE_PARAM]: nonce, via: 'clock' };
 }
 
-/** The address of a Workplace Trigger of this workflow, as it wrote it in the static data when n8n registered it. */
-function findClock(ctx: IExecuteFunctions): ClockAddress | undefined {
-	let clocks: Record<string, ClockAddress> = {};
+/** The Workplace Triggers of the workflow that keep a clock (webhook secret), from the execution's own copy of the workflow. */
+function clockTriggers(ctx: IExecuteFunctions): INode[] | undefined {
+	// n8n-core's node contexts hold the workflow they run in (`workflow`, not in IExecuteFunctions): reliance 13.
+	const nodes = (ctx as unknown as { workflow?: { nodes?: unknown } }).workflow?.nodes;
+	if (!isPlainObject(nodes)) return undefined;
+	return (Object.values(nodes) as INode[]).filter(
+		(node) => node.type?.endsWith('.workplaceTrigger') && node.disabled !== true && typeof node.webhookId === 'string' && (node.parameters?.verification ?? 'secret') === 'secret',
+	);
+}
+
+/**
+ * A trigger's production URL as the trigger itself works it out (WorkplaceTrigger/recheck.ts,
+ * ownUrl): under the host of n8n's resume URLs, with n8n's default endpoint names
+ * (`/webhook-waiting` there, `/webhook/<webhookId>/webhook` here), on the origin of the trigger's
+ * Resume Base URL when that is set.
+ */
+function addressOf(trigger: INode, resumeUrl: string): ClockAddress {
+	const resume = new URL(resumeUrl);
+	const base = resume.pathname.split('/').slice(0, -3).join('/');
+	const path = `${base}/webhook/${trigger.webhookId}/webhook`;
+	const options: IDataObject = isPlainObject(trigger.parameters?.options) ? (trigger.parameters.options as IDataObject) : {};
+	const given = options.resumeBaseUrl;
+	const override = typeof given === 'string' && !given.startsWith('=') ? given.trim() : '';
+	if (override === '') return { url: `${resume.origin}${path}` };
 	try {
-		clocks = clocksOf(ctx.getWorkflowStaticData('global'));
+		const origin = new URL(override);
+		return origin.host === resume.host ? { url: `${origin.origin}${path}` } : { url: `${origin.origin}${path}`, host: resume.host };
 	} catch {
-		return undefined;
+		return { url: `${resume.origin}${path}` };
 	}
-	return Object.values(clocks)[0];
+}
+
+/**
+ * Where the workflow's Workplace Trigger listens: as the trigger wrote it in the static data when
+ * n8n registered it (exact, but n8n 2 gives a queue-mode worker no static data with a new
+ * execution), else worked out from the trigger node in the execution's workflow.
+ */
+function findClock(ctx: IExecuteFunctions, resumeUrl: string): ClockAddress | undefined {
+	let written: Record<string, ClockAddress> = {};
+	try {
+		written = clocksOf(ctx.getWorkflowStaticData('global'));
+	} catch {
+		written = {};
+	}
+	const triggers = clockTriggers(ctx);
+	if (triggers === undefined) {
+		warnOnce(ctx.logger, 'workflowOfContext', 'Send and Wait finds no workflow in its node context (n8n-core\'s `workflow`): reminders and escalation use the address the Workplace Trigger wrote in the static data, which n8n 2 does not hand to queue-mode workers.');
+		return Object.values(written)[0];
+	}
+	const trigger = triggers[0];
+	if (!trigger) return Object.values(written)[0];
+	return written[trigger.webhookId!] ?? addressOf(trigger, resumeUrl);
 }
 
 const NO_CLOCK =
-	'Remind Approvers and Escalate need an active Workplace Trigger in this workflow: its clock sends them, and it says where it listens when the workflow is activated. Activate (publish) the workflow with its Workplace Trigger, or remove these options';
+	'Remind Approvers and Escalate need an active Workplace Trigger in this workflow, with Signature Verification "Webhook Secret": its clock sends them. Add one and activate (publish) the workflow, or remove these options';
 
 /** Said in a manual run that finds no clock: n8n 1.x starts those from the editor's copy of the workflow, without its static data. */
 const NO_CLOCK_IN_MANUAL_RUN =
-	'Reminders and escalation are not sent in this manual run: the workflow data it started from names no active Workplace Trigger (n8n 1.x starts manual runs from the editor\'s copy). Production executions of the active workflow send them.';
+	'Reminders and escalation are not sent in this manual run: the workflow has no Workplace Trigger with Signature Verification "Webhook Secret". Production executions of the active workflow, with such a trigger, send them.';
 
 /**
  * Hands the question to the trigger's clock before it is sent, so that no question waits without
  * its reminders: a refusal fails the item before anything is posted.
  */
 export async function registerWithClock(ctx: IExecuteFunctions, itemIndex: number, schedule: Schedule, nonce: string, askedAt: number, secret: string): Promise<void> {
-	const clock = findClock(ctx);
+	const clockUrl = ctx.getSignedResumeUrl(clockQuery(nonce));
+	const clock = findClock(ctx, clockUrl);
 	if (!clock && ctx.getMode() === 'manual') {
 		ctx.addExecutionHints?.({ message: NO_CLOCK_IN_MANUAL_RUN, type: 'warning', location: 'outputPane' });
 		return;
 	}
 	if (!clock) throw new NodeOperationError(ctx.getNode(), NO_CLOCK, { itemIndex });
 	const nextAt = firstActionAt(schedule, askedAt);
-	const entry: ClockEntry = { url: ctx.getSignedResumeUrl(clockQuery(nonce)), step: 0, nextAt: nextAt === null ? null : new Date(nextAt).toISOString() };
+	const entry: ClockEntry = { url: clockUrl, step: 0, nextAt: nextAt === null ? null : new Date(nextAt).toISOString() };
 	const body = JSON.stringify({ [CLOCK_FIELD]: { register: entry } });
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -155,7 +200,7 @@ async function perform(ctx: IWebhookFunctions, action: ClockAction, schedule: Sc
 }
 
 /** Reads the trigger's tick: the body is `{payload, signature}`, the payload the tick as JSON signed with the webhook secret. */
-function readTick(secret: string, body: unknown): { step: number; ballots: unknown[] } | undefined {
+function readTick(secret: string, body: unknown): { step: number; ballots: unknown[]; skipDue: boolean } | undefined {
 	if (!isPlainObject(body) || typeof body.payload !== 'string') return undefined;
 	if (checkSignature(secret, Buffer.from(body.payload, 'utf8'), body.signature) !== 'valid') return undefined;
 	let tick: unknown;
@@ -165,7 +210,7 @@ function readTick(secret: string, body: unknown): { step: number; ballots: unkno
 		return undefined;
 	}
 	if (!isPlainObject(tick) || typeof tick.step !== 'number' || !Array.isArray(tick.ballots)) return undefined;
-	return { step: tick.step, ballots: tick.ballots };
+	return { step: tick.step, ballots: tick.ballots, skipDue: tick.skipDue === true };
 }
 
 /** The clock's call: posts what is due after `step` actions and answers the new progress; the execution keeps waiting. */
@@ -184,6 +229,8 @@ export async function clockWebhook(ctx: IWebhookFunctions, query: Record<string,
 	const votes = ballotVotes(ctx, secret, question, tick.ballots.filter(isBallot));
 	const counted = votes.filter((vote, index) => !hasVoted(votes.slice(0, index), vote.user));
 	const done: string[] = [];
-	for (const action of due) done.push(await perform(ctx, action, schedule, counted, nonce, askedAt));
+	// The last hand-over may have posted these already (its answer was lost): skipped, never posted twice.
+	if (tick.skipDue) done.push(...due.map((action) => `${action.kind} skipped`));
+	else for (const action of due) done.push(await perform(ctx, action, schedule, counted, nonce, askedAt));
 	return respond(ctx, 200, { outcome: 'clock', step, nextAt: nextAt === null ? null : new Date(nextAt).toISOString(), message: done.join(', ') || 'nothing due' });
 }
