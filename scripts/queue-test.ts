@@ -43,6 +43,16 @@
  *    One resume within 60 s with both in `responders`, one "Approved by" confirmation, a "1 of 2"
  *    reply to each counted tap and nothing else posted, no run started; watched past the last recheck.
  *    The resume time and the recounts and hand-offs nginx passed are printed.
+ * 7. Reminders and escalation of an in-chat approval (release topic, alice and bob allowed; Remind
+ *    Approvers after 1 minute, at most 2; Escalate after 2 minutes in the same chat, carol as
+ *    backup). The clock is the Workplace Trigger's trigger() on the main process (the leader); its
+ *    ticks go through nginx to the trigger's own URL, whose process posts due questions to the
+ *    waiting node. Once the question is in the trigger's static data both webhook processes
+ *    restart. The first reminder 60 to 100 s after the question, the escalation (its text and the
+ *    question's buttons again, one push) and the second reminder 120 to 160 s after it, each once;
+ *    carol's tap then resumes once, the next node says approved by carol; watched 35 s more:
+ *    nothing else posted, no run started, the trigger's inChatReminders empty. Exact push bodies;
+ *    the seconds, the clock's posts nginx passed and the trigger's log lines are printed.
  */
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -67,8 +77,10 @@ import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
 import { approvalsWorkflow } from '../test/e2e/scenarios/send-and-wait-chat';
 import { decodeAnswerToken } from '../nodes/shared/inChatAnswer';
+import { askedAtOf } from '../nodes/shared/inChatClock';
 import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/ballots';
 import { RECHECK_DELAYS_MS } from '../nodes/WorkplaceTrigger/recheck';
+import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/reminders';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
@@ -770,6 +782,179 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	assert.equal(await runs(), 1, 'the taps and recounts started no run');
 }
 
+/** The release topic's question in the reminders phase: Remind Approvers after 1 minute, at most 2; Escalate after 2 minutes in the same chat, carol as backup approver. */
+const REMINDER_OPTIONS = {
+	reminders: { values: { remindAfterAmount: 1, remindAfterUnit: 'minutes', maxReminders: 2 } },
+	escalation: { values: { escalateAfterAmount: 2, escalateAfterUnit: 'minutes', backupApprovers: 'carol', postIn: 'sameChat' } },
+};
+/** When the first reminder must come (seconds after the question): its minute, then the next tick of the trigger's clock (every 30 s) and the post. */
+const FIRST_REMINDER_S = [60, 100] as const;
+/** When the escalation and the second reminder must come: their 2 minutes, a tick and the posts. */
+const ESCALATION_S = [120, 160] as const;
+/** How long the phase watches after carol's answer: past the clock's next tick, nothing more may be posted. */
+const REMINDERS_QUIET_MS = 35_000;
+
+/**
+ * Reminders and escalation of an in-chat approval in the release topic (alice and bob allowed,
+ * Approvals Required 1; REMINDER_OPTIONS). The clock is the Workplace Trigger's trigger(), which
+ * n8n runs on the main process (the leader); its ticks go through nginx to the trigger's own URL on
+ * a webhook process, which posts due questions to the waiting node (through nginx, by execution id).
+ * Once the question is stored in the trigger's static data both webhook processes restart. Checked:
+ * the first reminder within FIRST_REMINDER_S, the escalation (its text and the question's buttons
+ * again, one push) and the second reminder within ESCALATION_S, each once; carol's tap after the
+ * escalation resumes once, the next node says approved by carol; nothing more is posted, no run
+ * started, and the trigger's inChatReminders is empty at the end. The seconds are printed.
+ */
+async function inChatRemindersPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
+	const workflowName = 'in-chat reminders';
+	const { hook, url, ask, runs, workflowId } = await inChatWorkflow(cluster, sim, workflowName, { options: REMINDER_OPTIONS });
+	const project = SEED.groups.project;
+	const topic = project.topics.release;
+	const question = 'group Ship the queue release, with reminders?';
+	const pushes = () => sim.log.find({ method: 'POST', path: '/bot/v2/message/push' });
+	const { executionId, messageId } = await ask(question, { groupId: project._id, topicId: topic._id }).catch(async (error: Error) => {
+		// No question pushed: what the execution ended with (e.g. Send and Wait found no clock).
+		const [latest] = (await cluster.main.executions({ workflowId, status: ['error', 'crashed', 'success'] }, 1)).results;
+		const data = latest ? parseExecutionData(inst, (await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${latest.id}`)).data) : undefined;
+		const result = (data as { resultData?: { error?: { message?: string }; lastNodeExecuted?: string } } | undefined)?.resultData;
+		lines.push(`in-chat reminders: the question was not pushed (${error.message}); execution ${latest?.id ?? 'none'} ${latest?.status ?? ''}, ${result?.lastNodeExecuted ?? '?'}: ${result?.error?.message ?? 'no error'}`);
+		throw error;
+	});
+	const askedPush = pushes().find((r) => JSON.stringify((r.body as PushBody).messages?.[0]?.template ?? null).includes(question));
+	assert.ok(askedPush, 'the question was pushed');
+	const asked = askedPush.body as PushBody;
+	const buttons = (asked.messages?.[0]?.template as { actions?: Array<{ data?: string }> } | undefined)?.actions ?? [];
+	// The time the node asked, from the nonce its buttons carry (n8n signs it with the resume URLs).
+	const askedAt = askedAtOf(decodeAnswerToken(buttons[0]?.data ?? '')?.nonce ?? '');
+	assert.ok(askedAt !== undefined, `the question's nonce holds the time it was asked: ${JSON.stringify(buttons)}`);
+	assert.deepEqual([asked.gid, asked.tid], [project._id, topic._id], 'the question was pushed to the release topic');
+	const seconds = (time: number) => Math.round((time - askedAt) / 100) / 10;
+	const since = () => pushes().filter((r) => r.seq > askedPush.seq);
+
+	// The question as the trigger keeps it for its clock, in its static data (saved by the webhook process the registration reached).
+	const kept = async () => {
+		const node = (await storedStaticDataOf(cluster.main, workflowId))['node:Trigger'] as Record<string, unknown> | undefined;
+		return (node?.[REMINDERS_FIELD] as Record<string, { step: number; nextAt: string | null }> | undefined) ?? {};
+	};
+	let stored: Record<string, { step: number; nextAt: string | null }> = {};
+	for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(250)) {
+		stored = await kept();
+		if (Object.keys(stored).some((request) => request.startsWith(`${executionId}:`))) break;
+	}
+	const storedAt = seconds(Date.now());
+	assert.ok(Object.keys(stored).some((request) => request.startsWith(`${executionId}:`)), `the trigger keeps the question for its clock: ${JSON.stringify(stored)}`);
+
+	// Both webhook processes restart before the first reminder: only the stored static data knows the question.
+	const beforeRestart = cluster.webhookProcesses.map((server, i) => ({ name: `webhook${i + 1} (before the restart)`, server }));
+	const restartFrom = seconds(Date.now());
+	await cluster.restartWebhookProcesses();
+	await waitForTriggerWebhook(url);
+	const restartTo = seconds(Date.now());
+	const afterRestart = await statusNow(cluster, executionId);
+
+	/** Waits until `count` pushes came after the question, or the time (seconds after the question) has passed. */
+	const waitForPushes = async (count: number, untilS: number) => {
+		while (since().length < count && Date.now() < askedAt + untilS * 1000) await sleep(500);
+		return since().length;
+	};
+	await waitForPushes(1, FIRST_REMINDER_S[1] + 60);
+	await waitForPushes(3, ESCALATION_S[1] + 60);
+
+	// What the clock did: the trigger's log lines (every process) and its posts to the waiting node that nginx passed.
+	const processOf = (upstream: string) => cluster.webhookProcesses.findIndex((w) => upstream.endsWith(`:${w.port}`)) + 1;
+	const clockLog = () =>
+		[...beforeRestart, ...clusterProcesses(cluster)].flatMap(({ name, server }) =>
+			server
+				.output()
+				.split('\n')
+				.filter((l) => l.includes(`of workflow "queue: ${workflowName}"`))
+				.map((l) => `${name}: ${l.replace(/^.*?Workplace Trigger "Trigger" of workflow "[^"]*" \(ID [^)]*\): /, '').trim()}`),
+		);
+	const clockPosts = () =>
+		cluster.nginx
+			.accessLog()
+			.filter((a) => a.startedAt >= askedAt && a.uri.startsWith(`/webhook-waiting/${executionId}/`) && a.uri.includes('via=clock'))
+			.map((a) => `+${seconds(a.startedAt)} s ${a.status} webhook${processOf(a.upstream)}`);
+	// Posts to the trigger's URL: the registration and kept progress (webhook processes), the ticks (main), the taps (the platform).
+	const triggerPosts = () =>
+		cluster.nginx
+			.accessLog()
+			.filter((a) => a.startedAt >= askedAt && a.uri.startsWith(`/webhook/${hook}/`))
+			.map((a) => `+${seconds(a.startedAt)} ${a.status}`);
+	const timeline = () => since().map((r) => `+${seconds(r.time)} s ${JSON.stringify((r.body as PushBody).messages?.map((m) => m.text ?? m.type))}`);
+	const describe = () =>
+		`in-chat reminders: clock posts to the waiting node through nginx ${clockPosts().join(', ') || 'none'}; posts to the trigger's URL through nginx since the question (s, status) ${triggerPosts().join(', ') || 'none'}; ` +
+		`the trigger's log: ${JSON.stringify(clockLog())}`;
+	const beforeTap = since().length;
+	if (beforeTap < 3) {
+		lines.push(`in-chat reminders: question stored +${storedAt} s, webhook processes restarted +${restartFrom} to +${restartTo} s (execution ${afterRestart}); only ${beforeTap} pushes after the question by +${seconds(Date.now())} s: ${timeline().join(', ') || 'none'}`);
+		lines.push(describe());
+		assert.fail(`the reminders and the escalation were not all posted: ${beforeTap} of 3 pushes after the question`);
+	}
+
+	// carol (backup approver) taps the question's Approve button after the escalation.
+	const tapFrom = Date.now();
+	const carol = await sim.tap({ messageId, label: 'Approve', user: 'carol' });
+	const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
+	const resumedAfter = Date.now() - tapFrom;
+	await sleep(Math.max(0, tapFrom + REMINDERS_QUIET_MS - Date.now()));
+
+	const jobs = jobsOf(cluster, executionId);
+	const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
+	const after = nodeRun(inst, full, 'After Release')?.data?.main?.[0]?.map((item) => item.json) ?? [];
+	const posted = since();
+	const left = await kept();
+	const outcome = /\((\w+)\)/.exec(carol.body)?.[1] ?? `status ${carol.status}`;
+	const [firstAt, escalatedAt, secondAt] = posted.slice(0, 3).map((r) => seconds(r.time));
+	lines.push(
+		`in-chat reminders (remind after 1 min at most 2, escalate after 2 min to carol): question stored +${storedAt} s, both webhook processes restarted +${restartFrom} to +${restartTo} s (execution ${afterRestart}); ` +
+			`first reminder +${firstAt} s, escalation +${escalatedAt} s, second reminder +${secondAt} s after the question; carol's tap ${carol.status} (${outcome}), execution ${final} ${resumedAfter} ms later; ` +
+			`worker jobs ${jobs} (run + resume); watched until +${seconds(Date.now())} s; next node got ${JSON.stringify(after)}`,
+	);
+	lines.push(`in-chat reminders: pushes after the question ${timeline().join(', ')}; left in the trigger's ${REMINDERS_FIELD}: ${JSON.stringify(left)}`);
+	lines.push(describe());
+
+	assert.equal(afterRestart, 'waiting', 'the execution after the restart of the webhook processes');
+	const text = (t: string): PushBody => ({ gid: project._id, tid: topic._id, messages: [{ type: 'text', text: t }] });
+	assert.deepEqual(
+		posted.map((r) => r.body as PushBody),
+		[
+			text(`Reminder: "${question}" is still waiting for alice, bob.`),
+			{ gid: project._id, tid: topic._id, messages: [{ type: 'text', text: `Escalated: "${question}" still needs an answer. carol, your answer counts from now on.` }, asked.messages?.[0]] },
+			text(`Reminder: "${question}" is still waiting for alice, bob, carol.`),
+			text('Approved by carol'),
+		],
+		'the pushes after the question: the reminder, the escalation with the question again, the second reminder and the confirmation, each once and nothing more',
+	);
+	assert.ok(firstAt >= FIRST_REMINDER_S[0] && firstAt <= FIRST_REMINDER_S[1], `the first reminder +${firstAt} s after the question (want ${FIRST_REMINDER_S.join(' to ')} s)`);
+	for (const [what, at] of [['escalation', escalatedAt], ['second reminder', secondAt]] as const) {
+		assert.ok(at >= ESCALATION_S[0] && at <= ESCALATION_S[1], `the ${what} +${at} s after the question (want ${ESCALATION_S.join(' to ')} s)`);
+	}
+	assert.equal(carol.status, 200, `carol's tap was answered ${carol.status} ${carol.body}`);
+	assert.equal(outcome, 'resumed', "carol's tap after the escalation counts and decides");
+	assert.equal(final, 'success', 'the execution after carol\'s tap');
+	assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
+	const sent = sim.state.sentMessages().find((m) => m.id === messageId);
+	assert.deepEqual(
+		after,
+		[
+			{
+				data: {
+					approved: true,
+					responder: { id: SEED.users.carol._id, username: 'carol', source: 'chat' },
+					respondedAt: carol.event.timestamp,
+					messageId,
+					groupId: sent?.groupId,
+					threadId: sent?.threadId,
+				},
+			},
+		],
+		'what the next node got',
+	);
+	assert.deepEqual(left, {}, `the trigger's ${REMINDERS_FIELD} at the end`);
+	assert.equal(await runs(), 1, 'the clock and the tap started no run');
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
@@ -808,6 +993,7 @@ async function runTarget(id: TargetId, tarball: string): Promise<TargetReport> {
 		await phase('send and wait', () => sendAndWaitPhase(cluster!, inst, sim!, lines));
 		await phase('in-chat answers', () => inChatPhase(cluster!, inst, sim!, lines));
 		await phase('in-chat votes', () => inChatVotesPhase(cluster!, inst, sim!, lines));
+		await phase('in-chat reminders', () => inChatRemindersPhase(cluster!, inst, sim!, lines));
 		return { target: id, ok: true, lines, durationMs: Date.now() - started };
 	} catch (e) {
 		const outputs = cluster ? clusterOutputTails(cluster) : '';
