@@ -80,7 +80,7 @@ import { decodeAnswerToken } from '../nodes/shared/inChatAnswer';
 import { askedAtOf } from '../nodes/shared/inChatClock';
 import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/ballots';
 import { RECHECK_DELAYS_MS } from '../nodes/WorkplaceTrigger/recheck';
-import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/reminders';
+import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/reminderStore';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
@@ -951,7 +951,8 @@ async function inChatRemindersPhase(cluster: QueueCluster, inst: N8nInstall, sim
 		],
 		'what the next node got',
 	);
-	assert.deepEqual(left, {}, `the trigger's ${REMINDERS_FIELD} at the end`);
+	// Decided questions are kept a while as done (nextAt null), so that a late copy cannot bring them back.
+	assert.deepEqual(Object.values(left).filter((entry) => entry.nextAt !== null), [], `the trigger's ${REMINDERS_FIELD} at the end: no question waits`);
 	assert.equal(await runs(), 1, 'the clock and the tap started no run');
 }
 

@@ -16,7 +16,7 @@ import type { BallotStore } from './ballots';
 import { forgetBallots, heldBallots, keepBallots, unionOf } from './ballots';
 import { chatOf } from './delivery';
 import { scheduleRechecks } from './recheck';
-import { forgetQuestion } from './reminderStore';
+import { finishQuestion } from './reminderStore';
 import { logTrigger } from './log';
 
 /** How long the waiting node may take to answer a forwarded tap. */
@@ -217,7 +217,7 @@ export function afterOutcome(store: BallotStore, request: string, outcome: Answe
 	if (outcome === 'counted') keepBallots(store, request, counted);
 	if (outcome === 'resumed' || outcome === 'alreadyAnswered' || outcome === 'notWaiting') {
 		forgetBallots(store, request);
-		forgetQuestion(store.staticData, request);
+		finishQuestion(store.staticData, request);
 	}
 }
 

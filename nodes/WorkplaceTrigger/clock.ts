@@ -26,7 +26,7 @@ export const CLOCK_TICK = '*/30 * * * * *';
 const TICK_ANSWER_TIMEOUT_MS = 120_000;
 
 /** How often an idle clock still asks: a question registered on another process (queue mode) is seen within this. */
-export const IDLE_TICK_MS = 120_000;
+export const IDLE_TICK_MS = 60_000;
 
 /** The key of a trigger in the static data: its webhook ID, which stays when the node is renamed. */
 function clockKey(node: { webhookId?: string; name: string }): string {

@@ -1,6 +1,6 @@
 /**
  * Where the Workplace Trigger keeps the questions of its clock (reminders.ts): its static data,
- * request (execution:node:nonce) -> ClockEntry. Answers (answers.ts) forget a question once decided.
+ * request (execution:node:nonce) -> ClockEntry. Answers (answers.ts) mark a question done once decided.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -49,26 +49,28 @@ export function waitingCount(staticData: IDataObject): number {
 	return Object.values(stored(staticData)).filter((entry) => entry.nextAt !== null).length;
 }
 
-/** Keeps a question, unless the stored copy is already as far. */
+/** Keeps a question, unless the stored copy is already as far or done. */
 export function keep(staticData: IDataObject, request: string, entry: ClockEntry): boolean {
 	const entries = stored(staticData);
 	const known = entries[request];
-	if (known && known.step >= entry.step) return false;
+	if (known && (known.nextAt === null || known.step >= entry.step)) return false;
 	write(staticData, { ...entries, [request]: entry });
 	return true;
 }
 
-/** Forgets a question (answered, or its execution no longer waits). */
-export function forgetQuestion(staticData: IDataObject | undefined, request: string): void {
+/**
+ * A question needs nothing more (answered, or its execution no longer waits): kept a while as
+ * done, so that a late copy of an earlier step (`keep`) cannot bring it back.
+ */
+export function finishQuestion(staticData: IDataObject | undefined, request: string): void {
 	if (!staticData) return;
 	const entries = stored(staticData);
-	if (!(request in entries)) return;
-	delete entries[request];
-	write(staticData, { ...entries });
+	const known = entries[request];
+	if (!known || known.nextAt === null) return;
+	write(staticData, { ...entries, [request]: { url: known.url, step: known.step, nextAt: null, doneAt: Date.now() } });
 }
 
-
-/** How late a stored action may be before the clock is taken for stopped (it ticks every 2 minutes at most). */
+/** How late a stored action may be before the clock is taken for stopped (it ticks every minute at least). */
 export const CLOCK_STOPPED_AFTER_MS = 20 * 60_000;
 
 /** The most overdue action among the stored questions (ms late), 0 when none is. */

@@ -8,7 +8,8 @@
  *   their waiting node, which posts the reminder or escalation and answers its new progress;
  * - `keep`: a process that changed a question posts it again 3 s and 45 s later, since n8n
  *   saves static data whole and a delivery saved meanwhile by another process may have dropped it.
- * A question is forgotten when it has nothing left, or its execution no longer waits.
+ * A question is done when it has nothing left, or its execution no longer waits; done questions
+ * are kept 10 minutes (so a late `keep` cannot bring them back), then dropped.
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
@@ -20,7 +21,7 @@ import { heldBallots } from './ballots';
 import { logTrigger } from './log';
 import { postLater } from './recheck';
 import { signingSecret } from './secret';
-import { forgetQuestion, keep, requestOf, stored, waitingCount, write } from './reminderStore';
+import { finishQuestion, keep, requestOf, stored, waitingCount, write } from './reminderStore';
 import { waitingBase } from './answers';
 
 /** The most questions one tick posts to (the rest wait for the next tick). */
@@ -115,7 +116,7 @@ async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDat
 /** What a tick does with one question after its hand-over. */
 function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request: string, entry: ClockEntry, outcome: TickOutcome, resumeBaseUrl: unknown): void {
 	const execution = request.split(':')[0];
-	if (outcome.kind === 'notWaiting') return forgetQuestion(staticData, request);
+	if (outcome.kind === 'notWaiting') return finishQuestion(staticData, request);
 	if (outcome.kind === 'failed') {
 		if (!outcome.reached) {
 			logTrigger(ctx, 'warn', `a reminder of execution ${execution} could not be handed to it (${outcome.message}); the next tick tries again.`);
