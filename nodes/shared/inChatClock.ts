@@ -47,12 +47,7 @@ export interface ClockEntry {
 /** What the trigger's clock receives: a question to keep, a tick, or a progress another process reached. */
 export type ClockMessage = { register: ClockEntry } | { keep: ClockEntry & { request: string } } | { tick: { at: string } };
 
-/** What the trigger posts to a waiting node on a tick: the progress so far, the question's counted taps, and whether to skip what is due. */
-export interface ClockTick extends IDataObject {
-	step: number;
-	ballots: IDataObject[];
-	skipDue?: boolean;
-}
+/** What the trigger posts to a waiting node on a tick is `{payload, signature}`: the payload `{step, ballots, skipDue?}` as JSON, signed with the webhook secret. */
 
 /** What the waiting node answers a tick: its new progress, and what it posted. */
 export interface ClockReply {
