@@ -93,7 +93,8 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 	let busy = false;
 	let failing = false;
 	const onTick = () => {
-		if (busy || (!isArmed(scope) && Date.now() - lastPostAt < IDLE_TICK_MS)) return;
+		// A second less than the idle time: the cron's ticks come a few milliseconds early or late.
+		if (busy || (!isArmed(scope) && Date.now() - lastPostAt < IDLE_TICK_MS - 1_000)) return;
 		const address = clocksOf(ctx.getWorkflowStaticData('global'))[clockKey(node)];
 		if (!address) return;
 		busy = true;
@@ -105,7 +106,8 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 				failing = false;
 			})
 			.catch((error: Error) => {
-				// Once per outage: the next tick tries again.
+				// Once per outage; the next tick (30 s) tries again, whatever was waiting.
+				setArmed(scope, true);
 				if (!failing) logTrigger(ctx, 'warn', `a tick of its clock did not reach ${address.url} (${error.message}); reminders wait for the next tick.`);
 				failing = true;
 			})
