@@ -55,18 +55,15 @@ export function recordClockAddress(ctx: IHookFunctions): void {
  * n8n's registerCron takes `{expression}` since n8n 1.10x and a bare expression before; both are
  * its documented node API of their time, so the other form is tried when the first throws.
  */
-function registerEvery(ctx: ITriggerFunctions, expression: string, onTick: () => void): boolean {
+function registerEvery(ctx: ITriggerFunctions, expression: string, onTick: () => void): void {
 	const register = ctx.helpers.registerCron as unknown as (cron: unknown, tick: () => void) => unknown;
 	try {
 		register({ expression }, onTick);
-		return true;
 	} catch {
 		try {
 			register(expression, onTick);
-			return true;
 		} catch (error) {
 			logTrigger(ctx, 'error', `its clock could not be started (${(error as Error).message}): reminders and escalation of in-chat approvals are not sent.`);
-			return false;
 		}
 	}
 }

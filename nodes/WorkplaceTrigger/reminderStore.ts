@@ -13,14 +13,23 @@ export const REMINDERS_FIELD = 'inChatReminders';
 /** The most questions one trigger keeps; the oldest go first. */
 const MAX_QUESTIONS = 500;
 
-/** The request key (execution:node:nonce) of a waiting node's clock URL. */
-export function requestOf(url: string): string | undefined {
+/** The execution, node and query of a waiting node's clock URL (`…/<execution>/<node>?nonce=…`). */
+export function clockUrlParts(url: string): { execution: string; node: string; search: string; nonce: string } | undefined {
 	try {
 		const parsed = new URL(url);
-		const parts = parsed.pathname.split('/').filter(Boolean);
+		const [execution, node] = parsed.pathname.split('/').filter(Boolean).slice(-2);
 		const nonce = parsed.searchParams.get('nonce');
-		if (parts.length < 2 || !nonce) return undefined;
-		return `${decodeURIComponent(parts[parts.length - 2])}:${decodeURIComponent(parts[parts.length - 1])}:${nonce}`;
+		return execution && node && nonce ? { execution, node, search: parsed.search, nonce } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The request key (execution:node:nonce) of a waiting node's clock URL. */
+export function requestOf(url: string): string | undefined {
+	const parts = clockUrlParts(url);
+	try {
+		return parts && `${decodeURIComponent(parts.execution)}:${decodeURIComponent(parts.node)}:${parts.nonce}`;
 	} catch {
 		return undefined;
 	}
@@ -44,6 +53,11 @@ export function write(staticData: IDataObject, entries: Record<string, ClockEntr
 	staticData[REMINDERS_FIELD] = entries as unknown as IDataObject;
 }
 
+/** Stores one question as it is now. */
+export function put(staticData: IDataObject, request: string, entry: ClockEntry): void {
+	write(staticData, { ...stored(staticData), [request]: entry });
+}
+
 /** The questions that still have an action to come. */
 export function waitingCount(staticData: IDataObject): number {
 	return Object.values(stored(staticData)).filter((entry) => entry.nextAt !== null).length;
@@ -54,7 +68,7 @@ export function keep(staticData: IDataObject, request: string, entry: ClockEntry
 	const entries = stored(staticData);
 	const known = entries[request];
 	if (known && (known.nextAt === null || known.step >= entry.step)) return false;
-	write(staticData, { ...entries, [request]: entry });
+	put(staticData, request, entry);
 	return true;
 }
 
@@ -67,7 +81,7 @@ export function finishQuestion(staticData: IDataObject | undefined, request: str
 	const entries = stored(staticData);
 	const known = entries[request];
 	if (!known || known.nextAt === null) return;
-	write(staticData, { ...entries, [request]: { url: known.url, step: known.step, nextAt: null, doneAt: Date.now() } });
+	put(staticData, request, { url: known.url, step: known.step, nextAt: null, doneAt: Date.now() });
 }
 
 /** How late a stored action may be before the clock is taken for stopped (it ticks every minute at least). */

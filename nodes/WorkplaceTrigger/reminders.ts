@@ -21,7 +21,7 @@ import { heldBallots } from './ballots';
 import { logTrigger } from './log';
 import { postLater } from './recheck';
 import { signingSecret } from './secret';
-import { finishQuestion, keep, requestOf, stored, waitingCount, write } from './reminderStore';
+import { clockUrlParts, finishQuestion, keep, put, requestOf, stored, waitingCount } from './reminderStore';
 import { waitingBase } from './answers';
 
 /** The most questions one tick posts to (the rest wait for the next tick). */
@@ -47,7 +47,6 @@ export function setArmed(scope: string, value: boolean): void {
 	armed.set(scope, value);
 	while (armed.size > 500) armed.delete(armed.keys().next().value as string);
 }
-
 
 /** After a change, the question is posted to the trigger's own URL again (see the top of the file). */
 function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEntry, resumeBaseUrl: unknown): void {
@@ -77,16 +76,15 @@ const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
  */
 function tickTarget(ctx: IWebhookFunctions, entry: ClockEntry, resumeBaseUrl: unknown): { url: string; host?: string } | undefined {
 	const base = waitingBase(ctx, resumeBaseUrl);
-	if (!base) return undefined;
-	const url = new URL(entry.url);
-	const [execution, node] = url.pathname.split('/').filter(Boolean).slice(-2);
-	return { url: `${base.url}/${execution}/${node}${url.search}`, host: base.host };
+	const parts = clockUrlParts(entry.url);
+	if (!base || !parts) return undefined;
+	return { url: `${base.url}/${parts.execution}/${parts.node}${parts.search}`, host: base.host };
 }
 
 /** Posts a tick to one waiting node: its progress and the question's counted taps, signed. */
 async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDataObject[], secret: string, resumeBaseUrl: unknown): Promise<TickOutcome> {
 	const target = tickTarget(ctx, entry, resumeBaseUrl);
-	if (!target) return { kind: 'failed', message: 'the option Resume Base URL is not a URL', reached: false };
+	if (!target) return { kind: 'failed', message: 'the option Resume Base URL or the clock URL is not a URL', reached: false };
 	const payload = JSON.stringify({ step: entry.step, ballots, ...(entry.uncertain ? { skipDue: true } : {}) });
 	const request: IHttpRequestOptions = {
 		method: 'POST',
@@ -124,13 +122,13 @@ function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request:
 		}
 		// Perhaps posted: what was due is skipped rather than perhaps posted twice.
 		logTrigger(ctx, 'warn', `a reminder of execution ${execution} may have been posted, its answer was lost (${outcome.message}); what was due is skipped, later ones come as planned.`);
-		write(staticData, { ...stored(staticData), [request]: { ...entry, uncertain: true } });
+		put(staticData, request, { ...entry, uncertain: true });
 		return;
 	}
 	const next: ClockEntry = outcome.nextAt === null ? { url: entry.url, step: outcome.step, nextAt: null, doneAt: Date.now() } : { url: entry.url, step: outcome.step, nextAt: outcome.nextAt };
 	if (outcome.step === entry.step && !entry.uncertain) return void keep(staticData, request, next);
 	logTrigger(ctx, 'info', `execution ${execution}: ${outcome.message}.`);
-	write(staticData, { ...stored(staticData), [request]: next });
+	put(staticData, request, next);
 	keepAgainLater(ctx, request, next, resumeBaseUrl);
 }
 
@@ -165,7 +163,7 @@ export async function answerClock(
 		const { url, step, nextAt, doneAt } = entry;
 		const clean: ClockEntry = typeof doneAt === 'number' ? { url, step, nextAt, doneAt } : { url, step, nextAt };
 		if ('register' in message) {
-			write(staticData, { ...stored(staticData), [request]: clean });
+			put(staticData, request, clean);
 			keepAgainLater(ctx, request, clean, resumeBaseUrl);
 		} else {
 			keep(staticData, request, clean);
