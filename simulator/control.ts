@@ -6,7 +6,7 @@ import type { LlmSimulator } from './llm';
 import { parseRateLimit, type RateLimits } from './rateLimit';
 import type { RequestLog } from './log';
 import type { SimulatorState } from './state';
-import { TapError, tapRequestFromJson, TapRequest, TapResult } from './tap';
+import { TapError, tapRequestFromJson, TapRequest, TapResult, TapsDelivery, TapsResult, tapsRequestFromJson } from './tap';
 import { BodyPace, FaultRule, InterfaceName, SimulatorCredentials } from './types';
 import { isPlainObject } from './util';
 import { sendWebhook, WebhookDelivery, WebhookOptions } from './webhook-sender';
@@ -97,6 +97,7 @@ export interface ControlledSimulator {
 	configure(j: Record<string, unknown>): void;
 	publicConfig(): Record<string, unknown>;
 	tap(req: TapRequest): Promise<TapResult>;
+	tapTogether(taps: TapRequest[], delivery?: TapsDelivery): Promise<TapsResult>;
 }
 
 /** `/__sim/llm...`: the scripted chat model's scripts, requests and API key (llm.ts). */
@@ -250,6 +251,17 @@ export async function handleControl(sim: ControlledSimulator, req: IncomingMessa
 			try {
 				const r = await sim.tap(tapRequestFromJson(await readJson(req)));
 				return send(res, 200, { status: r.status, body: r.body, signature: r.signature ?? null, event: r.event });
+			} catch (e) {
+				if (e instanceof TapError) return send(res, e.status, { error: e.message });
+				throw e;
+			}
+		}
+		if (route === '/taps' && m === 'POST') {
+			// several users tap, their events in one delivery (tap.ts): {status, body, signature, events}
+			try {
+				const { taps, delivery } = tapsRequestFromJson(await readJson(req));
+				const r = await sim.tapTogether(taps, delivery);
+				return send(res, 200, { status: r.status, body: r.body, signature: r.signature ?? null, events: r.events });
 			} catch (e) {
 				if (e instanceof TapError) return send(res, e.status, { error: e.message });
 				throw e;

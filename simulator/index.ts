@@ -27,8 +27,8 @@ export { SEED, SEED_FILE_CONTENTS, DEFAULT_CREDENTIALS, TASK_READONLY_JWT_DEFAUL
 export { sendWebhook, signBody, verifySignature, signatureFor, deliveryBody } from './webhook-sender';
 export type { WebhookDelivery, WebhookOptions, WebhookResult, SignatureMode } from './webhook-sender';
 export * from './events';
-export { TapError, prepareTap, postbackActions, tappableActions, findTapMessage, findPostbackAction, resolveTapUser, tapRequestFromJson } from './tap';
-export type { TapRequest, TapResult } from './tap';
+export { TapError, TAPS_SPACING_MS, prepareTap, prepareTaps, postbackActions, tappableActions, findTapMessage, findPostbackAction, resolveTapUser, tapRequestFromJson, tapsRequestFromJson } from './tap';
+export type { TapRequest, TapResult, TapsDelivery, TapsResult } from './tap';
 export { LIMITS as BOT_LIMITS } from './handlers/bot-validate';
 export { KNOWLEDGE_FILE_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './handlers/knowledge';
 export { MultipartParser, parsePartHeaders, decodeRfc5987 } from './multipart';

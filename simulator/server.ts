@@ -20,7 +20,7 @@ import { taskRoutes } from './handlers/task';
 import { RequestLog } from './log';
 import { DEFAULT_CREDENTIALS } from './seed';
 import { SimulatorState } from './state';
-import { prepareTap, TapError, TapRequest, TapResult } from './tap';
+import { prepareTaps, TapError, TapRequest, TapResult, TapsDelivery, TapsResult } from './tap';
 import { InterfaceName, SimulatorCredentials, SimulatorOptions } from './types';
 import { delay, paramsToObject } from './util';
 import { sendWebhook } from './webhook-sender';
@@ -58,6 +58,12 @@ export interface Simulator {
 	 * bot's webhook (tap.ts). Throws a TapError (`status` 404, 400 or 502) when that cannot happen.
 	 */
 	tap(req: TapRequest): Promise<TapResult>;
+	/**
+	 * Several users tap postback buttons, and the platform sends their events in ONE signed
+	 * delivery `{events: [...]}`, in the order given (tap.ts, `prepareTaps` for their times).
+	 * Throws a TapError like `tap`.
+	 */
+	tapTogether(taps: TapRequest[], delivery?: TapsDelivery): Promise<TapsResult>;
 	close(): Promise<void>;
 }
 
@@ -249,20 +255,31 @@ export class SimulatorServer implements Simulator, SimCore, ControlledSimulator 
 	}
 
 	async tap(req: TapRequest): Promise<TapResult> {
-		const url = req.webhookUrl ?? this.config.botWebhookUrl;
+		const { webhookUrl, secret, timeoutMs, ...tap } = req;
+		const r = await this.deliverTaps([tap], { webhookUrl, secret, timeoutMs }, 0);
+		return { status: r.status, body: r.body, signature: r.signature, event: r.events[0] };
+	}
+
+	async tapTogether(taps: TapRequest[], delivery: TapsDelivery = {}): Promise<TapsResult> {
+		return await this.deliverTaps(taps, delivery, delivery.spacingMs);
+	}
+
+	/** The postback events of `taps` in one delivery to the bot's webhook. */
+	private async deliverTaps(taps: TapRequest[], delivery: TapsDelivery, spacingMs: number | undefined): Promise<TapsResult> {
+		const url = delivery.webhookUrl ?? this.config.botWebhookUrl;
 		if (!url) throw new TapError(400, 'no bot webhook URL: configure botWebhookUrl (POST /__sim/config) or give webhookUrl');
 		try {
 			checkWebhookUrl('webhookUrl', url);
 		} catch (e) {
 			throw new TapError(400, (e as Error).message);
 		}
-		const { event } = prepareTap(this.state, req);
-		const secret = req.secret === null ? undefined : (req.secret ?? this.config.botWebhookSecret);
+		const events = prepareTaps(this.state, taps, spacingMs);
+		const secret = delivery.secret === null ? undefined : (delivery.secret ?? this.config.botWebhookSecret);
 		try {
-			const r = await sendWebhook(url, { kind: 'bot', events: [event] }, { ...(secret !== undefined ? { secret } : {}), ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}) });
-			return { status: r.status, body: r.body, signature: r.signature, event };
+			const r = await sendWebhook(url, { kind: 'bot', events }, { ...(secret !== undefined ? { secret } : {}), ...(delivery.timeoutMs !== undefined ? { timeoutMs: delivery.timeoutMs } : {}) });
+			return { status: r.status, body: r.body, signature: r.signature, events };
 		} catch (e) {
-			throw new TapError(502, `delivery of the postback event to ${url} failed: ${(e as Error).message}`);
+			throw new TapError(502, `delivery of the postback event${events.length > 1 ? 's' : ''} to ${url} failed: ${(e as Error).message}`);
 		}
 	}
 

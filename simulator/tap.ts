@@ -1,7 +1,8 @@
 /**
  * "Tap a button as a given user": finds a pushed bot message and one of its postback actions,
  * and builds the postback event the platform would send to the bot's webhook.
- * The delivery itself is done by the server (`Simulator.tap`), with webhook-sender.ts.
+ * The delivery itself is done by the server (`Simulator.tap`, or `Simulator.tapTogether` for
+ * several taps in one delivery), with webhook-sender.ts.
  */
 import { BotPostbackEvent, postbackEvent } from './events';
 import type { SentBotMessage, SimulatorState } from './state';
@@ -41,6 +42,32 @@ export interface TapResult {
 	/** The postback event delivered in `{events: [event]}`. */
 	event: BotPostbackEvent;
 }
+
+/** Where several taps delivered together go (`Simulator.tapTogether`), and how their times are spread. */
+export interface TapsDelivery {
+	/** Where the delivery goes (default: the configured `botWebhookUrl`). */
+	webhookUrl?: string;
+	/** HMAC secret (default: the configured `botWebhookSecret`); null = unsigned. */
+	secret?: string | null;
+	/** Delivery timeout, default 10000 ms. */
+	timeoutMs?: number;
+	/** The events' timestamps: the last tap now, each earlier one this much before the next (default 1000 ms). */
+	spacingMs?: number;
+}
+
+export interface TapsResult {
+	/** The webhook's answer status. */
+	status: number;
+	/** The webhook's answer body (text). */
+	body: string;
+	/** The X-Service-Signature sent (undefined when unsigned). */
+	signature?: string;
+	/** The postback events delivered in `{events: [...]}`, in the order of the taps. */
+	events: BotPostbackEvent[];
+}
+
+/** The default time between two taps of one delivery (`TapsDelivery.spacingMs`). */
+export const TAPS_SPACING_MS = 1000;
 
 /** A refused tap: `status` is the control route's answer (404 nothing found, 400 not possible, 502 delivery failed). */
 export class TapError extends Error {
@@ -174,8 +201,8 @@ export function findPostbackAction(m: SentBotMessage, req: Pick<TapRequest, 'lab
 	throw new TapError(400, `${describeMessage(m)} has ${postbacks.length} postback actions: give label or index (${labels(postbacks)})`);
 }
 
-/** The checks and the event of a tap (no delivery). */
-export function prepareTap(state: SimulatorState, req: TapRequest): { message: SentBotMessage; action: Record<string, unknown>; event: BotPostbackEvent } {
+/** The checks and the event of a tap (no delivery); `at` is the event's time (default now). */
+export function prepareTap(state: SimulatorState, req: TapRequest, at?: number): { message: SentBotMessage; action: Record<string, unknown>; event: BotPostbackEvent } {
 	if (req.label !== undefined && typeof req.label !== 'string') throw new TapError(400, 'label must be a string');
 	if (req.index !== undefined && typeof req.index !== 'number') throw new TapError(400, 'index must be a number');
 	if (req.label !== undefined && req.index !== undefined) throw new TapError(400, 'give label or index, not both');
@@ -188,15 +215,48 @@ export function prepareTap(state: SimulatorState, req: TapRequest): { message: S
 		const chat = g?.type === 'direct_chat' ? `the direct chat ${message.groupId} (only its user sees it)` : `group ${message.groupId}`;
 		throw new TapError(400, `user ${user.username} (${user.userId}) is not a member of ${chat}, so cannot tap its message; set allowNonMember: true to tap anyway`);
 	}
-	const event = postbackEvent({ data: action.data, userId: user.userId, username: user.username, groupId: message.groupId, topicId: message.threadId });
+	const event = postbackEvent({ data: action.data, userId: user.userId, username: user.username, groupId: message.groupId, topicId: message.threadId, timestamp: at });
 	return { message, action, event };
+}
+
+/**
+ * The events of several taps delivered together, in the order given: the last one at `now`,
+ * each earlier one `spacingMs` before the next (the platform sends taps that already happened).
+ */
+export function prepareTaps(state: SimulatorState, taps: TapRequest[], spacingMs = TAPS_SPACING_MS, now = Date.now()): BotPostbackEvent[] {
+	if (!Array.isArray(taps) || !taps.length) throw new TapError(400, 'taps must be a non-empty array of taps');
+	if (!(spacingMs >= 0)) throw new TapError(400, 'spacingMs must be a number >= 0');
+	for (const t of taps) {
+		if (t.webhookUrl !== undefined || t.secret !== undefined || t.timeoutMs !== undefined) {
+			throw new TapError(400, 'webhookUrl, secret and timeoutMs belong to the delivery, not to one of its taps');
+		}
+	}
+	return taps.map((t, i) => prepareTap(state, t, now - (taps.length - 1 - i) * spacingMs).event);
+}
+
+/** The delivery fields of a tap or of several taps delivered together, from the control route's JSON. */
+function deliveryFromJson(j: Record<string, unknown>): Pick<TapRequest, 'webhookUrl' | 'secret' | 'timeoutMs'> {
+	const out: Pick<TapRequest, 'webhookUrl' | 'secret' | 'timeoutMs'> = {};
+	if (j.webhookUrl !== undefined && j.webhookUrl !== null) {
+		if (typeof j.webhookUrl !== 'string') throw new TapError(400, 'webhookUrl must be a string');
+		out.webhookUrl = j.webhookUrl;
+	}
+	if (j.secret !== undefined) {
+		if (j.secret !== null && typeof j.secret !== 'string') throw new TapError(400, 'secret must be a string or null');
+		out.secret = j.secret;
+	}
+	if (j.timeoutMs !== undefined && j.timeoutMs !== null) {
+		if (typeof j.timeoutMs !== 'number' || !(j.timeoutMs > 0)) throw new TapError(400, 'timeoutMs must be a number > 0');
+		out.timeoutMs = j.timeoutMs;
+	}
+	return out;
 }
 
 /** A TapRequest from the control route's JSON (types checked; the rest by prepareTap). */
 export function tapRequestFromJson(j: unknown): TapRequest {
 	if (!isPlainObject(j)) throw new TapError(400, 'body must be a JSON object {label?, index?, messageId?, groupId?, topicId?, uid?, user, webhookUrl?, secret?, timeoutMs?, allowNonMember?}');
-	const req: TapRequest = { user: j.user as TapRequest['user'] };
-	for (const k of ['label', 'messageId', 'groupId', 'topicId', 'uid', 'webhookUrl'] as const) {
+	const req: TapRequest = { user: j.user as TapRequest['user'], ...deliveryFromJson(j) };
+	for (const k of ['label', 'messageId', 'groupId', 'topicId', 'uid'] as const) {
 		if (j[k] === undefined || j[k] === null) continue;
 		if (typeof j[k] !== 'string') throw new TapError(400, `${k} must be a string`);
 		req[k] = j[k];
@@ -205,14 +265,17 @@ export function tapRequestFromJson(j: unknown): TapRequest {
 		if (typeof j.index !== 'number') throw new TapError(400, 'index must be a number');
 		req.index = j.index;
 	}
-	if (j.secret !== undefined) {
-		if (j.secret !== null && typeof j.secret !== 'string') throw new TapError(400, 'secret must be a string or null');
-		req.secret = j.secret;
-	}
-	if (j.timeoutMs !== undefined && j.timeoutMs !== null) {
-		if (typeof j.timeoutMs !== 'number' || !(j.timeoutMs > 0)) throw new TapError(400, 'timeoutMs must be a number > 0');
-		req.timeoutMs = j.timeoutMs;
-	}
 	if (j.allowNonMember !== undefined) req.allowNonMember = j.allowNonMember === true;
 	return req;
+}
+
+/** Several taps delivered together, from the control route's JSON `{taps: [...], webhookUrl?, secret?, timeoutMs?, spacingMs?}`. */
+export function tapsRequestFromJson(j: unknown): { taps: TapRequest[]; delivery: TapsDelivery } {
+	if (!isPlainObject(j) || !Array.isArray(j.taps)) throw new TapError(400, 'body must be a JSON object {taps: [{label?, index?, messageId?, groupId?, topicId?, uid?, user, allowNonMember?}, ...], webhookUrl?, secret?, timeoutMs?, spacingMs?}');
+	const delivery: TapsDelivery = deliveryFromJson(j);
+	if (j.spacingMs !== undefined && j.spacingMs !== null) {
+		if (typeof j.spacingMs !== 'number') throw new TapError(400, 'spacingMs must be a number');
+		delivery.spacingMs = j.spacingMs;
+	}
+	return { taps: j.taps.map(tapRequestFromJson), delivery };
 }

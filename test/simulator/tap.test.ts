@@ -258,6 +258,41 @@ describe('simulator: tap a postback button', () => {
 		expect(sim.publicConfig()).toMatchObject({ botWebhookUrl: null, botWebhookSecretSet: false });
 	});
 
+	test('several taps in one delivery: one signed POST, the events in order, 1 s apart, the last one now', async () => {
+		sim.configure({ botWebhookUrl: hookUrl, botWebhookSecret: SECRET });
+		const [id] = await push(project._id, release._id, [approval]);
+		const before = Date.now();
+		const r = await sim.tapTogether([
+			{ messageId: id, label: 'Approve', user: 'alice' },
+			{ messageId: id, label: 'Reject', user: 'bob' },
+		]);
+		expect(received).toHaveLength(1);
+		const body = JSON.parse(received[0].body.toString('utf8'));
+		expect(body).toEqual({ events: r.events });
+		expect(r.events.map((e) => [e.source.username, e.postback.data, e.sessionId])).toEqual([
+			['alice', 'action=approve&release=1.4', `${project._id}_${release._id}`],
+			['bob', 'action=reject&release=1.4', `${project._id}_${release._id}`],
+		]);
+		expect(new Set(r.events.map((e) => e.replyToken)).size).toBe(2);
+		const times = r.events.map((e) => Date.parse(e.timestamp));
+		expect(times[1] - times[0]).toBe(1000);
+		expect(times[1]).toBeGreaterThanOrEqual(before);
+		expect(verifySignature(SECRET, received[0].body, received[0].headers['x-service-signature'] as string)).toBe(true);
+		expect(r).toEqual({ status: 200, body: 'ok', signature: received[0].headers['x-service-signature'], events: body.events });
+
+		// The control route; spacingMs 0: the same time. Delivery fields belong to the delivery, not a tap.
+		const t = await call(`${sim.controlUrl}/taps`, { json: { taps: [{ label: 'Approve', user: 'carol', groupId: project._id }, { label: 'Approve', user: 'bob', groupId: project._id }], spacingMs: 0, secret: null } });
+		expect(t.status).toBe(200);
+		expect(received).toHaveLength(2);
+		expect(received[1].headers['x-service-signature']).toBeUndefined();
+		expect(t.json.events.map((e: { source: { username: string } }) => e.source.username)).toEqual(['carol', 'bob']);
+		expect(t.json.events[0].timestamp).toBe(t.json.events[1].timestamp);
+		expect((await call(`${sim.controlUrl}/taps`, { json: { taps: [] } })).status).toBe(400);
+		expect((await call(`${sim.controlUrl}/taps`, { json: { taps: [{ label: 'Approve', user: 'bob', secret: 'x' }] } })).json.error).toMatch(/belong to the delivery/);
+		expect((await call(`${sim.controlUrl}/taps`, { json: { taps: [{ label: 'Approve', user: 'bob' }, { label: 'Approve', user: 'erin' }] } })).status).toBe(400);
+		expect(received).toHaveLength(2);
+	});
+
 	test('SimulatorOptions botWebhookUrl and botWebhookSecret are the start values', async () => {
 		const other = await withSim({ botWebhookUrl: hookUrl, botWebhookSecret: SECRET });
 		try {
