@@ -42,7 +42,11 @@
  *    its own vote; the trigger's recounts, posted through nginx to its own URL, bring them together.
  *    One resume within 60 s with both in `responders`, one "Approved by" confirmation, a "1 of 2"
  *    reply to each counted tap and nothing else posted, no run started; watched past the last recheck.
- *    The resume time and the recounts and hand-offs nginx passed are printed.
+ *    The resume time and the recounts and hand-offs nginx passed are printed. Then deciding taps
+ *    (carol allowed too): alice's vote counted through nginx, then bob's and carol's Approve at the
+ *    same moment straight to webhook process 1 and 2, each deciding with alice's stored vote: one
+ *    resume (2 worker jobs, Send and Wait and the next node run once), approved by the tap handed on
+ *    first, one confirmation, the other tap told it came too late; watched past alice's last recheck.
  * 7. Reminders and escalation of an in-chat approval (release topic, alice and bob allowed; Remind
  *    Approvers after 1 minute, at most 2; Escalate after 2 minutes in the same chat, carol as
  *    backup). The clock is the Workplace Trigger's trigger() on the main process (the leader); its
@@ -687,7 +691,8 @@ const VOTES_RESUME_MS = 60_000;
  * recounts, the hand-offs to the resume URL) are printed with their times.
  */
 async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
-	const { secret, hook, ask, runs, workflowId } = await inChatWorkflow(cluster, sim, 'in-chat votes', { approvalsRequired: 2 });
+	const chat = await inChatWorkflow(cluster, sim, 'in-chat votes', { approvalsRequired: 2, allowedApprovers: 'alice, bob, carol' });
+	const { secret, hook, ask, runs, workflowId } = chat;
 	const project = SEED.groups.project;
 	const topic = project.topics.release;
 	const question = 'group Ship the queue release with two approvals?';
@@ -780,6 +785,88 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 		'what the bot posted after the taps',
 	);
 	assert.equal(await runs(), 1, 'the taps and recounts started no run');
+	await decidingTapsCase(cluster, inst, sim, lines, chat);
+}
+
+/**
+ * Two deciding taps at the same moment on two webhook processes (the same workflow: Approvals
+ * Required 2, alice, bob and carol allowed). alice's approval is counted first (through nginx; the
+ * trigger's static data holding it is saved when her tap is answered); then bob's and carol's
+ * Approve go at the same moment straight to webhook process 1 and 2. Each process reads alice's
+ * vote, so each tap decides by itself, and both are handed on through nginx to the one webhook
+ * process serving the execution's resume URL. The execution resumes once (the workers' jobs, the
+ * Send and Wait node's and the next node's runs), approved by the tap handed on first with alice
+ * and that person in `responders`; the confirmation is posted once and the other tap is told the
+ * request no longer waits (or was answered). Watched past alice's last recount.
+ */
+async function decidingTapsCase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[], chat: Awaited<ReturnType<typeof inChatWorkflow>>): Promise<void> {
+	const { secret, hook, ask, runs } = chat;
+	const project = SEED.groups.project;
+	const topic = project.topics.release;
+	const { executionId, messageId } = await ask('group Ship the queue hotfix with two approvals?', { groupId: project._id, topicId: topic._id });
+	const pushesBefore = pushBodies(sim).length;
+	const alice = await sim.tap({ messageId, label: 'Approve', user: 'alice' });
+	const aliceAt = Date.now();
+	await sleep(1_000);
+	const afterAlice = await statusNow(cluster, executionId);
+	const deciders = (['bob', 'carol'] as const).map((user, p) => ({ user, process: p, event: prepareTap(sim.state, { messageId, label: 'Approve', user }).event }));
+	const started = Date.now();
+	const taps = await Promise.all(deciders.map((v) => sendWebhook(cluster.directWebhookUrl(v.process, hook, 'webhook'), { kind: 'bot', events: [v.event] }, { secret })));
+	const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
+	const resumedAfter = Date.now() - started;
+	await sleep(Math.max(0, aliceAt + VOTES_WATCH_MS - Date.now()));
+
+	const jobs = jobsOf(cluster, executionId);
+	const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
+	const runData = (parseExecutionData(inst, full.data) as { resultData?: { runData?: Record<string, unknown[]> } } | undefined)?.resultData?.runData ?? {};
+	const nodeRuns = { ask: runData['Ask Release']?.length ?? 0, next: runData['After Release']?.length ?? 0 };
+	const after = nodeRun(inst, full, 'After Release')?.data?.main?.[0]?.map((item) => item.json) ?? [];
+	const posted = pushBodies(sim).slice(pushesBefore).map((b) => b.messages?.[0]?.text);
+	const outcomes = taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? `status ${t.status}`);
+	lines.push(
+		`in-chat deciding taps: alice ${/\((\w+)\)/.exec(alice.body)?.[1] ?? alice.status} (${afterAlice}); bob -> webhook1 ${taps[0].status} (${outcomes[0]}), carol -> webhook2 ${taps[1].status} (${outcomes[1]}) at the same moment; ` +
+			`execution ${executionId} ${final} ${resumedAfter} ms after the taps; worker jobs ${jobs} (run + resume), Send and Wait runs ${nodeRuns.ask}, next node runs ${nodeRuns.next} after ${VOTES_WATCH_MS / 1000} s; ` +
+			`next node got ${JSON.stringify(after)}; posted ${JSON.stringify(posted)}`,
+	);
+
+	assert.match(alice.body, /\(counted\)/, 'alice\'s tap through nginx is counted');
+	assert.equal(afterAlice, 'waiting', 'the execution after alice\'s vote');
+	for (const [i, t] of taps.entries()) assert.equal(t.status, 200, `${deciders[i].user}'s tap was answered ${t.status} ${t.body}`);
+	const resumed = deciders.filter((_, i) => outcomes[i] === 'resumed');
+	const late = deciders.filter((_, i) => ['notWaiting', 'alreadyAnswered'].includes(outcomes[i]));
+	assert.ok(resumed.length === 1 && late.length === 1, `one deciding tap resumed, the other was too late: ${outcomes.join(', ')}`);
+	assert.equal(final, 'success', 'the execution after the deciding taps');
+	assert.equal(jobs, 2, 'worker jobs: the first run and one resume');
+	assert.deepEqual(nodeRuns, { ask: 1, next: 1 }, 'the Send and Wait node and the next node ran once');
+	const decider = resumed[0];
+	const person = (user: 'alice' | 'bob' | 'carol') => ({ id: SEED.users[user]._id, username: user, source: 'chat' });
+	assert.deepEqual(
+		after,
+		[
+			{
+				data: {
+					approved: true,
+					responder: person(decider.user),
+					respondedAt: decider.event.timestamp,
+					messageId,
+					groupId: project._id,
+					threadId: topic._id,
+					responders: [
+						{ ...person('alice'), approved: true, respondedAt: alice.event.timestamp },
+						{ ...person(decider.user), approved: true, respondedAt: decider.event.timestamp },
+					],
+				},
+			},
+		],
+		'what the next node got',
+	);
+	const lateReply = outcomes.includes('notWaiting') ? 'This request is no longer waiting for an answer.' : 'This request was already answered.';
+	assert.deepEqual(
+		[...posted].sort(),
+		['alice approved: 1 of 2 approvals so far', `Approved by ${decider.user}`, lateReply].sort(),
+		'what the bot posted: alice\'s count, one confirmation, the late tap\'s reply',
+	);
+	assert.equal(await runs(), 2, 'the taps and recounts started no run');
 }
 
 /** The release topic's question in the reminders phase: Remind Approvers after 1 minute, at most 2; Escalate after 2 minutes in the same chat, carol as backup approver. */
