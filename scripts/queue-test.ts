@@ -681,6 +681,44 @@ const VOTES_WATCH_MS = RECHECK_DELAYS_MS[RECHECK_DELAYS_MS.length - 1] + 10_000;
 /** The execution must resume within this after the simultaneous taps. */
 const VOTES_RESUME_MS = 60_000;
 
+type VotesChat = Awaited<ReturnType<typeof inChatWorkflow>>;
+
+/**
+ * Two people's Approve taps at the same moment, each straight to its own webhook process (the
+ * signed deliveries prepared first, as the simulator's tap signs them); then the execution's
+ * status, watched until `VOTES_WATCH_MS` after `watchFrom` (default: the taps): the workers' jobs
+ * and what the next node got.
+ */
+async function tapsOnBothProcesses(
+	cluster: QueueCluster,
+	inst: N8nInstall,
+	sim: Simulator,
+	chat: VotesChat,
+	executionId: string,
+	messageId: string | undefined,
+	users: Array<'alice' | 'bob' | 'carol'>,
+	watchFrom?: number,
+) {
+	const voters = users.map((user, p) => ({ user, process: p, event: prepareTap(sim.state, { messageId, label: 'Approve', user }).event }));
+	const started = Date.now();
+	const taps = await Promise.all(voters.map((v) => sendWebhook(cluster.directWebhookUrl(v.process, chat.hook, 'webhook'), { kind: 'bot', events: [v.event] }, { secret: chat.secret })));
+	const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
+	const resumedAfter = Date.now() - started;
+	await sleep(Math.max(0, (watchFrom ?? started) + VOTES_WATCH_MS - Date.now()));
+	const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
+	return {
+		voters,
+		started,
+		taps,
+		outcomes: taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? `status ${t.status}`),
+		final,
+		resumedAfter,
+		jobs: jobsOf(cluster, executionId),
+		full,
+		after: nodeRun(inst, full, 'After Release')?.data?.main?.[0]?.map((item) => item.json) ?? [],
+	};
+}
+
 /**
  * Two approvers in the release topic (Approvals Required 2, alice and bob allowed): alice's and
  * bob's Approve taps, signed as the simulator's tap signs them, sent at the same moment straight to
@@ -692,7 +730,7 @@ const VOTES_RESUME_MS = 60_000;
  */
 async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[]): Promise<void> {
 	const chat = await inChatWorkflow(cluster, sim, 'in-chat votes', { approvalsRequired: 2, allowedApprovers: 'alice, bob, carol' });
-	const { secret, hook, ask, runs, workflowId } = chat;
+	const { hook, ask, runs, workflowId } = chat;
 	const project = SEED.groups.project;
 	const topic = project.topics.release;
 	const question = 'group Ship the queue release with two approvals?';
@@ -703,20 +741,9 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	assert.deepEqual(buttons.map((a) => `${a.type} ${a.label} ${decodeAnswerToken(a.data ?? '')?.executionId}`), [`postback Approve ${executionId}`, `postback Decline ${executionId}`], 'the buttons of the question');
 	assert.deepEqual([sentMessage?.groupId, sentMessage?.threadId], [project._id, topic._id], 'the question as the platform recorded it');
 
-	// The signed deliveries of the two taps, prepared first, then sent at the same moment, each straight to its own webhook process.
-	const voters = ['alice', 'bob'].map((user, p) => ({ user, process: p, event: prepareTap(sim.state, { messageId, label: 'Approve', user }).event }));
 	const pushesBefore = pushBodies(sim).length;
-	const started = Date.now();
-	const taps = await Promise.all(voters.map((v) => sendWebhook(cluster.directWebhookUrl(v.process, hook, 'webhook'), { kind: 'bot', events: [v.event] }, { secret })));
-	const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
-	const resumedAfter = Date.now() - started;
-	await sleep(Math.max(0, started + VOTES_WATCH_MS - Date.now()));
-
-	const jobs = jobsOf(cluster, executionId);
-	const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
-	const after = nodeRun(inst, full, 'After Release')?.data?.main?.[0]?.map((item) => item.json) ?? [];
+	const { voters, started, taps, outcomes, final, resumedAfter, jobs, after } = await tapsOnBothProcesses(cluster, inst, sim, chat, executionId, messageId, ['alice', 'bob']);
 	const posted = pushBodies(sim).slice(pushesBefore);
-	const outcomes = taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? `status ${t.status}`);
 	const stored = (await storedStaticDataOf(cluster.main, workflowId)) as Record<string, Record<string, unknown> | undefined>;
 	// Measured, not a promise: a process still holding taps of a decided question writes them back (ballots.ts).
 	const keptTaps = Object.values(stored)
@@ -799,30 +826,19 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
  * and that person in `responders`; the confirmation is posted once and the other tap is told the
  * request no longer waits (or was answered). Watched past alice's last recount.
  */
-async function decidingTapsCase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[], chat: Awaited<ReturnType<typeof inChatWorkflow>>): Promise<void> {
-	const { secret, hook, ask, runs } = chat;
+async function decidingTapsCase(cluster: QueueCluster, inst: N8nInstall, sim: Simulator, lines: string[], chat: VotesChat): Promise<void> {
 	const project = SEED.groups.project;
 	const topic = project.topics.release;
-	const { executionId, messageId } = await ask('group Ship the queue hotfix with two approvals?', { groupId: project._id, topicId: topic._id });
+	const { executionId, messageId } = await chat.ask('group Ship the queue hotfix with two approvals?', { groupId: project._id, topicId: topic._id });
 	const pushesBefore = pushBodies(sim).length;
 	const alice = await sim.tap({ messageId, label: 'Approve', user: 'alice' });
 	const aliceAt = Date.now();
 	await sleep(1_000);
 	const afterAlice = await statusNow(cluster, executionId);
-	const deciders = (['bob', 'carol'] as const).map((user, p) => ({ user, process: p, event: prepareTap(sim.state, { messageId, label: 'Approve', user }).event }));
-	const started = Date.now();
-	const taps = await Promise.all(deciders.map((v) => sendWebhook(cluster.directWebhookUrl(v.process, hook, 'webhook'), { kind: 'bot', events: [v.event] }, { secret })));
-	const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
-	const resumedAfter = Date.now() - started;
-	await sleep(Math.max(0, aliceAt + VOTES_WATCH_MS - Date.now()));
-
-	const jobs = jobsOf(cluster, executionId);
-	const full = await cluster.main.rest<{ data?: unknown }>('GET', `/executions/${executionId}`);
+	const { voters: deciders, taps, outcomes, final, resumedAfter, jobs, full, after } = await tapsOnBothProcesses(cluster, inst, sim, chat, executionId, messageId, ['bob', 'carol'], aliceAt);
 	const runData = (parseExecutionData(inst, full.data) as { resultData?: { runData?: Record<string, unknown[]> } } | undefined)?.resultData?.runData ?? {};
 	const nodeRuns = { ask: runData['Ask Release']?.length ?? 0, next: runData['After Release']?.length ?? 0 };
-	const after = nodeRun(inst, full, 'After Release')?.data?.main?.[0]?.map((item) => item.json) ?? [];
 	const posted = pushBodies(sim).slice(pushesBefore).map((b) => b.messages?.[0]?.text);
-	const outcomes = taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? `status ${t.status}`);
 	lines.push(
 		`in-chat deciding taps: alice ${/\((\w+)\)/.exec(alice.body)?.[1] ?? alice.status} (${afterAlice}); bob -> webhook1 ${taps[0].status} (${outcomes[0]}), carol -> webhook2 ${taps[1].status} (${outcomes[1]}) at the same moment; ` +
 			`execution ${executionId} ${final} ${resumedAfter} ms after the taps; worker jobs ${jobs} (run + resume), Send and Wait runs ${nodeRuns.ask}, next node runs ${nodeRuns.next} after ${VOTES_WATCH_MS / 1000} s; ` +
@@ -866,7 +882,7 @@ async function decidingTapsCase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 		['alice approved: 1 of 2 approvals so far', `Approved by ${decider.user}`, lateReply].sort(),
 		'what the bot posted: alice\'s count, one confirmation, the late tap\'s reply',
 	);
-	assert.equal(await runs(), 2, 'the taps and recounts started no run');
+	assert.equal(await chat.runs(), 2, 'the taps and recounts started no run');
 }
 
 /** The release topic's question in the reminders phase: Remind Approvers after 1 minute, at most 2; Escalate after 2 minutes in the same chat, carol as backup approver. */

@@ -96,12 +96,18 @@ export function askInChat(name: string, parameters: Record<string, unknown>, aft
 
 /**
  * A workflow receiving the bot's events: the Workplace Trigger (message and postback events,
- * replies posted with the bot credential), then `nodes`; the Trigger and every "Ask …" node get
- * the credentials.
+ * replies posted with the bot credential; `triggerParameters` added, e.g. Download Images), then
+ * `nodes`; the Trigger and every "Ask …" node get the credentials.
  */
-export function chatWorkflow(hookId: string, credentials: ChatCredentials, nodes: NodeSpec[], triggerOptions: Record<string, unknown> = {}): WorkflowJson {
+export function chatWorkflow(
+	hookId: string,
+	credentials: ChatCredentials,
+	nodes: NodeSpec[],
+	triggerOptions: Record<string, unknown> = {},
+	triggerParameters: Record<string, unknown> = {},
+): WorkflowJson {
 	const wf = chain([
-		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1.1, { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, options: triggerOptions }, { after: [] }),
+		node('Trigger', `${PACKAGE}.workplaceTrigger`, 1.1, { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, ...triggerParameters, options: triggerOptions }, { after: [] }),
 		...nodes,
 	]);
 	for (const n of wf.nodes) {
@@ -498,6 +504,8 @@ export function checkReport(title: string): (report: Report, ctx: ScenarioContex
 	return (report, ctx) => {
 		if (report.refused) return checkRefusal(report.refused, ctx.n8nVersion);
 		process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] ${title}:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
-		for (const c of report.checks) assert.ok(c.ok, c.what);
+		// Every failed check, not only the first.
+		const failed = report.checks.filter((c) => !c.ok);
+		assert.ok(!failed.length, `${failed.length} of ${report.checks.length} checks failed:\n${failed.map((c) => `- ${c.what}`).join('\n')}`);
 	};
 }

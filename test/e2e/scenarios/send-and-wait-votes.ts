@@ -8,15 +8,19 @@
  * Per case: what the trigger answered each tap (its outcome), the waiting execution's status
  * after each tap, the exact `data` the next node got (approved, who decided and when, every
  * counted person in time order, the question's message), and the exact push bodies the bot sent
- * after the question (each reply once). The last case restarts n8n between two votes: only the
- * trigger's static data carries alice's vote to bob's tap.
+ * after the question (each reply once). A case restarts n8n between two votes: only the
+ * trigger's static data carries alice's vote to bob's tap. Then two taps in one delivery (the
+ * simulator's `tapTogether`), and two votes counted while a delivery with a picture is downloading
+ * it (the trigger has Download Images on; that delivery saves the static data it loaded before
+ * the votes).
  */
 import { isDeepStrictEqual } from 'node:util';
 
 import { SIGNED_RESUME_URLS, versionAtLeast } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
 import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
-import { SEED } from '../../../simulator';
+import { RECHECK_DELAYS_MS } from '../../../nodes/WorkplaceTrigger/recheck';
+import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import type { TapResult } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext } from '../types';
@@ -28,12 +32,22 @@ const project = SEED.groups.project;
 const release = project.topics.release;
 const IN_RELEASE = { groupId: project._id, topicId: release._id };
 const NOT_WAITING = 'This request is no longer waiting for an answer.';
+/** The picture of the message delivered while votes are counted, and how long the platform takes to serve it. */
+const SLOW_PICTURE = 'pic-e2e-votes';
+const SLOW_PICTURE_MS = 6000;
+/** The second picture: its delivery is answered before the trigger's first recount (3 s after a counted vote). */
+const HELD_PICTURE_MS = 2000;
+/** The statuses of every execution (without a status filter n8n 2 lists finished ones only). */
+const EVERY_STATUS = ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled'];
 const ALREADY_ANSWERED = 'This request was already answered.';
 
 type Person = 'alice' | 'bob' | 'carol';
 type Label = 'Approve' | 'Decline';
 
-/** Trigger -> "votes …" to Ask Votes (a decline vetoes), "count …" to Ask Count (declines counted); both need 2 of alice, bob, carol. */
+/**
+ * Trigger (Download Images on) -> "votes …" to Ask Votes (a decline vetoes), "count …" to Ask
+ * Count (declines counted); both need 2 of alice, bob, carol.
+ */
 function votesWorkflow(hookId: string, credentials: ChatCredentials) {
 	const inRelease = { sendTo: 'group', groupId: project._id, topicId: release._id, allowedApprovers: 'alice, bob, carol', approvalsRequired: 2 };
 	return chatWorkflow(hookId, credentials, [
@@ -43,7 +57,7 @@ function votesWorkflow(hookId: string, credentials: ChatCredentials) {
 		messagesStartingWith('Count', 'count'),
 		askInChat('Ask Count', { ...inRelease, declineRule: 'countDeclines' }, 'Count'),
 		node('After Count', 'n8n-nodes-base.noOp', 1, {}, { after: 'Ask Count' }),
-	]);
+	], {}, { downloadImages: true, imageSize: 'small' });
 }
 
 /** A question asked in the release topic: its buttons, its message, and how many pushes there were once it was sent. */
@@ -82,6 +96,8 @@ const counted = (user: Person, answer: 'approved' | 'declined', approvals: numbe
 
 /** The outcome the trigger reported for a tap, e.g. "counted" from "… (counted); no run started". */
 const outcomeOf = (tap: TapResult) => /\(([a-zA-Z]+)\)/.exec(tap.body)?.[1] ?? `${tap.status} ${tap.body}`;
+/** The outcomes the trigger reported for the taps of one delivery, e.g. ["counted", "resumed"] from "… (counted, resumed); no run started". */
+const outcomesOf = (answer: { status: number; body: string }) => /\(([a-zA-Z, ]+)\)/.exec(answer.body)?.[1].split(', ') ?? [`${answer.status} ${answer.body}`];
 
 async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Report> {
 	const run: ChatRun = await startChatRun(ctx, srv, 'e2e in-chat votes', votesWorkflow);
@@ -252,11 +268,133 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	check(`restart: the bot posted the count and "Approved by bob", each once (got ${repliesOf(restart)})`, repliesAre(restart, [counted('alice', 'approved', 1), 'Approved by bob']));
 	check('restart: the decided question is gone from the trigger\'s static data', await forgotten(restart));
 	check('restart: the taps started no run', (await executions()) === runs);
+
+	// 6. Several taps in one delivery: alice's and bob's Approve on the same question, in one signed
+	//    delivery (alice's a second earlier, as the platform sends taps that already happened). Each
+	//    tap counts as itself: alice's is counted, bob's (with hers) decides.
+	const batch = await ask('votes Ship release 2.2 on Friday?');
+	runs = await executions();
+	const together = await sim.tapTogether((['alice', 'bob'] as const).map((user) => ({ ...messageOf(sim, batch.approve), label: 'Approve', user })));
+	const [batchAlice, batchBob] = together.events.map((event): TapResult => ({ status: together.status, body: together.body, signature: together.signature, event }));
+	const batchStatus = await waitFor(batch.executionId, ['success', 'error', 'crashed']);
+	// Past the trigger's first recount (3 s after a counted tap): it must resume and post nothing more.
+	await sleep(RECHECK_DELAYS_MS[0] + 1000);
+	const batchNext = await after(batch.executionId, 'After Votes');
+	lines.push(`one delivery, two taps: answered ${together.status} (${outcomesOf(together).join(', ')}); ${batchStatus}; next node got ${JSON.stringify(batchNext)}; replies ${repliesOf(batch)}`);
+	check(
+		`one delivery, two taps: answered 200, alice's tap counted and bob's resumed (got ${together.status} ${together.body})`,
+		together.status === 200 && isDeepStrictEqual(outcomesOf(together), ['counted', 'resumed']),
+	);
+	check(`one delivery, two taps: the execution resumed, nothing keeps waiting (${batchStatus})`, batchStatus === 'success');
+	check(
+		`one delivery, two taps: the next node got approved by bob (the later tap), responders alice and bob, once (got ${JSON.stringify(batchNext)})`,
+		gotOnce(batchNext, decision(batch, true, [{ user: 'alice', approved: true, tap: batchAlice }, { user: 'bob', approved: true, tap: batchBob }])),
+	);
+	check(`one delivery, two taps: the bot posted alice's count and "Approved by bob", each once, nothing else (got ${repliesOf(batch)})`, repliesAre(batch, [counted('alice', 'approved', 1), 'Approved by bob']));
+	check('one delivery, two taps: the decided question is gone from the trigger\'s static data', await forgotten(batch));
+	check('one delivery, two taps: the delivery started no run', (await executions()) === runs);
+
+	// 7. A delivery with a picture while votes are counted: the platform serves the picture after
+	//    6 s; meanwhile alice and bob approve (two deliveries). The picture's delivery loaded the
+	//    trigger's static data before the votes and saves that copy when it ends. Then carol taps (a
+	//    third delivery) and the first recount passes: the votes were kept, the question resumed
+	//    once with both, and the picture's run happened once.
+	const everyRun = async () => (await srv.server.executions({ workflowId: run.workflowId, status: EVERY_STATUS }, 100)).results;
+	const before = new Set((await everyRun()).map((e) => e.id));
+	/** A message with a picture the platform serves after `latencyMs`, delivered; returns once the download has begun. */
+	const slowPicture = async (pictureId: string, latencyMs: number) => {
+		(sim.state as { addPicture(id: string): string }).addPicture(pictureId);
+		sim.faults.add({ method: 'GET', path: `/file/image/${pictureId}`, latencyMs, times: 1 });
+		const event = messageEvent({ pictureId, fileName: 'whiteboard.png', groupId: project._id, topicId: release._id });
+		const answer = sendWebhook(run.url, { kind: 'bot', events: [event] }, { secret: run.secret, timeoutMs: 30_000 }).then((r) => ({ ...r, endedAt: Date.now() }));
+		const downloads = () => sim.log.find({ method: 'GET', path: `/file/image/${pictureId}` }).length;
+		const began = await until(() => downloads() > 0 || undefined, 10_000);
+		return { answer, began: began === true, downloads };
+	};
+	const slow = await ask('votes Ship release 2.3 on Monday?');
+	const picture = await slowPicture(SLOW_PICTURE, SLOW_PICTURE_MS);
+	const slowAlice = await tap(slow, 'alice', 'Approve');
+	const slowBob = await tap(slow, 'bob', 'Approve');
+	const votedAt = Date.now();
+	const pictureAnswer = await picture.answer;
+	const slowStatus = await waitFor(slow.executionId, ['success', 'error', 'crashed'], 30_000);
+	const slowCarol = await tap(slow, 'carol', 'Approve');
+	// 7b. One vote while a second picture downloads, its delivery answered before the first recount:
+	//     what the database holds of the vote once that delivery saved its older copy, and after the
+	//     recount (a delivery of its own, which writes back the votes its process holds).
+	const held = await ask('votes Ship release 2.4 on Tuesday?');
+	const heldPicture = await slowPicture(`${SLOW_PICTURE}-2`, HELD_PICTURE_MS);
+	const heldAlice = await tap(held, 'alice', 'Approve');
+	const keptDuring = await kept(held);
+	const secondAnswer = await heldPicture.answer;
+	const keptAfterPicture = await kept(held);
+	await sleep(Math.max(0, Date.parse(heldAlice.event.timestamp) + RECHECK_DELAYS_MS[0] + 1500 - Date.now()));
+	const keptAfterRecount = await kept(held);
+	const heldBob = await tap(held, 'bob', 'Approve');
+	const heldStatus = await waitFor(held.executionId, ['success', 'error', 'crashed']);
+	await sleep(Math.max(0, Date.parse(slowAlice.event.timestamp) + RECHECK_DELAYS_MS[0] + 2000 - Date.now()));
+	const slowNext = await after(slow.executionId, 'After Votes');
+	const heldNext = await after(held.executionId, 'After Votes');
+	// The runs since, besides the two questions' own.
+	const added = (await everyRun()).filter((e) => !before.has(e.id) && e.id !== slow.executionId && e.id !== held.executionId);
+	const pictureRuns: Record<string, string[]> = {};
+	for (const e of added) {
+		for (const i of await after(e.id, 'Trigger')) {
+			const id = (i.message as { pictureId?: string } | undefined)?.pictureId ?? 'none';
+			(pictureRuns[id] ??= []).push(`${e.id} ${e.status}`);
+		}
+	}
+	const runsOf = (id: string) => pictureRuns[id] ?? [];
+	// Up to the second question's push (its own replies are checked with it).
+	const slowTexts = run.pushes().slice(slow.pushesBefore, held.pushesBefore - 1).map((b) => b.messages?.[0]?.text);
+	lines.push(
+		`a picture meanwhile: download began ${String(picture.began)}; alice ${outcomeOf(slowAlice)}, bob ${outcomeOf(slowBob)}, ${pictureAnswer.endedAt - votedAt} ms before the picture's delivery was answered ${pictureAnswer.status} ${pictureAnswer.body}; ` +
+			`${slowStatus}; carol ${outcomeOf(slowCarol)}; runs by picture ${JSON.stringify(pictureRuns)} (${picture.downloads()} download(s)); replies ${JSON.stringify(slowTexts)}`,
+		`one vote while a picture downloads: alice ${outcomeOf(heldAlice)}; taps in the stored static data: ${String(keptDuring)} after her tap, ${String(keptAfterPicture)} after the picture's delivery (${secondAnswer.status}), ${String(keptAfterRecount)} after the first recount; bob ${outcomeOf(heldBob)} (${heldStatus}); replies ${repliesOf(held)}`,
+	);
+	check('a picture meanwhile: both votes came while the picture was downloading', picture.began && pictureAnswer.endedAt > votedAt);
+	check(`a picture meanwhile: alice's vote is counted (${outcomeOf(slowAlice)}), bob's is handed on (${outcomeOf(slowBob)})`, outcomeOf(slowAlice) === 'counted' && ['resumed', 'counted'].includes(outcomeOf(slowBob)));
+	check(`a picture meanwhile: the execution resumed, nothing keeps waiting (${slowStatus})`, slowStatus === 'success');
+	check(
+		`a picture meanwhile: the next node got approved by bob, responders alice and bob, once (got ${JSON.stringify(slowNext)})`,
+		gotOnce(slowNext, decision(slow, true, [{ user: 'alice', approved: true, tap: slowAlice }, { user: 'bob', approved: true, tap: slowBob }])),
+	);
+	check(`a picture meanwhile: carol's later tap resumes nothing (${outcomeOf(slowCarol)})`, slowCarol.status === 200 && ['notWaiting', 'alreadyAnswered'].includes(outcomeOf(slowCarol)));
+	check(
+		`a picture meanwhile: alice's count and "Approved by bob" posted once each, no reply twice (got ${JSON.stringify(slowTexts)})`,
+		slowTexts.filter((t) => t === counted('alice', 'approved', 1)).length === 1 && slowTexts.filter((t) => t === 'Approved by bob').length === 1 && new Set(slowTexts).size === slowTexts.length,
+	);
+	check(
+		`a picture meanwhile: the picture's delivery was answered 200 and its run happened once (${pictureAnswer.status} ${pictureAnswer.body}; runs ${JSON.stringify(runsOf(SLOW_PICTURE))})`,
+		pictureAnswer.status === 200 && runsOf(SLOW_PICTURE).length === 1 && picture.downloads() === 1,
+	);
+	check('a picture meanwhile: the decided question is gone from the trigger\'s static data', await forgotten(slow));
+	check(`one vote while a picture downloads: alice's vote counted and stored (${outcomeOf(heldAlice)}, ${String(keptDuring)})`, outcomeOf(heldAlice) === 'counted' && keptDuring === 1);
+	check(`one vote while a picture downloads: the stored static data holds her vote again after the first recount (${String(keptAfterRecount)})`, keptAfterRecount === 1);
+	check(
+		`one vote while a picture downloads: bob's approval resumes the execution with both in responders, once (got ${JSON.stringify(heldNext)})`,
+		heldStatus === 'success' && gotOnce(heldNext, decision(held, true, [{ user: 'alice', approved: true, tap: heldAlice }, { user: 'bob', approved: true, tap: heldBob }])),
+	);
+	check(`one vote while a picture downloads: the bot posted the count and "Approved by bob", each once (got ${repliesOf(held)})`, repliesAre(held, [counted('alice', 'approved', 1), 'Approved by bob']));
+	check(
+		`the pictures' runs: one each, no other run started (${JSON.stringify(pictureRuns)})`,
+		added.length === 2 && secondAnswer.status === 200 && runsOf(`${SLOW_PICTURE}-2`).length === 1 && heldPicture.downloads() === 1,
+	);
 	return { checks: run.checks, lines };
 }
 
+/** Polls `probe` until it gives a value (or time runs out: undefined). */
+async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const got = probe();
+		if (got !== undefined || Date.now() > deadline) return got;
+		await sleep(100);
+	}
+}
+
 export const scenario = triggerServerScenario({
-	name: 'send and wait: several approvers in the chat (Approvals Required 2: counted votes, veto, counted declines, simultaneous taps, a restart) (n8n start)',
+	name: 'send and wait: several approvers in the chat (Approvals Required 2: counted votes, veto, counted declines, simultaneous taps, a restart, several taps in one delivery, a picture meanwhile) (n8n start)',
 	placeholderNote: 'the cases with several approvers in the chat run in before()',
 	run: runCases,
 	check: checkReport('in-chat votes'),
