@@ -37,7 +37,7 @@ export default tseslint.config(
 				'error',
 				{
 					patterns: [
-						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests'], message: 'The test entry is for the tests; the nodes never forget their process memory.' },
+						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests', 'runAsProcessForTests'], message: 'The test entries are for the tests; the nodes never forget or swap their process memory.' },
 					],
 				},
 			],
@@ -51,7 +51,7 @@ export default tseslint.config(
 				{
 					patterns: [
 						{ group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' },
-						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests'], message: 'The test entry is for the tests; the nodes never forget their process memory.' },
+						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests', 'runAsProcessForTests'], message: 'The test entries are for the tests; the nodes never forget or swap their process memory.' },
 					],
 				},
 			],

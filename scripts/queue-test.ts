@@ -79,11 +79,11 @@ import {
 } from '../test/e2e/scenarios/trigger-memory';
 import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
-import { approvalsWorkflow } from '../test/e2e/scenarios/send-and-wait-chat';
+import { approvalsWorkflow, escalationMessageOf } from '../test/e2e/scenarios/send-and-wait-chat';
 import { decodeAnswerToken } from '../nodes/shared/inChatAnswer';
 import { askedAtOf } from '../nodes/shared/inChatClock';
 import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/ballots';
-import { RECHECK_DELAYS_MS } from '../nodes/WorkplaceTrigger/recheck';
+import { RECHECK_DELAYS_MS } from '../nodes/shared/approvals/timing';
 import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/reminderStore';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
@@ -676,8 +676,12 @@ async function inChatPhase(cluster: QueueCluster, inst: N8nInstall, sim: Simulat
 	assert.equal(runs, questions, 'the taps started no run');
 }
 
-/** The two-approver case watches this long after the simultaneous taps: past the trigger's last recheck, so a late recount that resumed or posted again shows. */
-const VOTES_WATCH_MS = RECHECK_DELAYS_MS[RECHECK_DELAYS_MS.length - 1] + 10_000;
+/**
+ * The two-approver case watches this long after the simultaneous taps: past the trigger's second
+ * recheck, so a late recount that resumed or posted again shows (the third comes after any older
+ * copy was saved, minutes later, and finds the question done).
+ */
+const VOTES_WATCH_MS = RECHECK_DELAYS_MS[1] + 10_000;
 /** The execution must resume within this after the simultaneous taps. */
 const VOTES_RESUME_MS = 60_000;
 
@@ -995,9 +999,9 @@ async function inChatRemindersPhase(cluster: QueueCluster, inst: N8nInstall, sim
 		assert.fail(`the reminders and the escalation were not all posted: ${beforeTap} of 3 pushes after the question`);
 	}
 
-	// carol (backup approver) taps the question's Approve button after the escalation.
+	// carol (backup approver) taps Approve on the question the escalation posted again.
 	const tapFrom = Date.now();
-	const carol = await sim.tap({ messageId, label: 'Approve', user: 'carol' });
+	const carol = await sim.tap({ ...escalationMessageOf(sim, buttons[0]?.data ?? ''), label: 'Approve', user: 'carol' });
 	const final = await statusOf(cluster, executionId, ['success', 'error', 'crashed'], 100);
 	const resumedAfter = Date.now() - tapFrom;
 	await sleep(Math.max(0, tapFrom + REMINDERS_QUIET_MS - Date.now()));

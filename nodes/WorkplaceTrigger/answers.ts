@@ -13,17 +13,13 @@ import { processMap } from '../shared/processMemory';
 import { botRequest } from '../shared/transport/botApi';
 import { isPlainObject } from '../shared/validation';
 import type { BallotStore } from './ballots';
-import { forgetBallots, heldBallots, keepBallots, unionOf } from './ballots';
+import { MAX_REQUESTS, finishBallots, heldBallots, keepBallots, unionOf } from './ballots';
 import { chatOf } from './delivery';
 import { scheduleRechecks } from './recheck';
-import { finishQuestion } from './reminderStore';
+import { armClock, finishQuestion } from './reminderStore';
 import { logTrigger } from './log';
+import { CHECK_IDLE_QUESTION_AFTER_MS, FORWARD_TIMEOUT_MS, REPLY_TIMEOUT_S } from '../shared/approvals/timing';
 
-/** How long the waiting node may take to answer a forwarded tap. */
-const FORWARD_TIMEOUT_MS = 15_000;
-
-/** The time limit of a reply the bot posts; a reply is never sent twice. */
-const REPLY_TIMEOUT_SECONDS = 10;
 
 /** Posted to a tap n8n itself refused: the execution is no longer waiting (answered, timed out or stopped). */
 export { NOT_WAITING_REPLY };
@@ -112,7 +108,7 @@ export async function postReply(ctx: IWebhookFunctions, event: IDataObject, text
 			method: 'POST',
 			path: '/bot/v2/message/push',
 			body: { gid: groupId, tid: topicId ?? '', messages: [{ type: 'text', text }] },
-			policy: { maxRateLimitRetries: 1, maxRetryWaitSeconds: 5, maxServerErrorRetries: 0, timeoutSeconds: REPLY_TIMEOUT_SECONDS },
+			policy: { maxRateLimitRetries: 1, maxRetryWaitSeconds: 5, maxServerErrorRetries: 0, timeoutSeconds: REPLY_TIMEOUT_S },
 		});
 	} catch (error) {
 		logTrigger(ctx, 'warn', `the reply to an in-chat answer could not be posted: ${(error as Error).message}`);
@@ -212,11 +208,17 @@ async function oneAtATime<T>(request: string, work: () => Promise<T>): Promise<T
 	return await turn;
 }
 
-/** What the kept taps of a question become after an outcome: kept with this one when counted, forgotten once decided. */
-export function afterOutcome(store: BallotStore, request: string, outcome: AnswerResult['outcome'], counted: Ballot[]): void {
-	if (outcome === 'counted') keepBallots(store, request, counted);
+/** What the kept taps of a question become after an outcome: kept with this one when counted, done once decided. */
+export function afterOutcome(ctx: IWebhookFunctions, store: BallotStore, request: string, outcome: AnswerResult['outcome'], counted: Ballot[]): void {
+	if (outcome === 'counted') {
+		// The clock asks later whether the question still waits (ballots.ts, idleQuestions).
+		armClock(store.scope, Date.now() + CHECK_IDLE_QUESTION_AFTER_MS);
+		if (keepBallots(store, request, counted) > 0) {
+			logTrigger(ctx, 'warn', `more than ${MAX_REQUESTS} in-chat approvals are counting votes: the votes of the oldest were dropped (its approvers must tap again). Questions left unanswered count against this limit until their execution ends.`);
+		}
+	}
 	if (outcome === 'resumed' || outcome === 'alreadyAnswered' || outcome === 'notWaiting') {
-		forgetBallots(store, request);
+		finishBallots(store, request);
 		finishQuestion(store.staticData, request);
 	}
 }
@@ -229,7 +231,7 @@ export function afterOutcome(store: BallotStore, request: string, outcome: Answe
 export async function handleAnswer(
 	ctx: IWebhookFunctions,
 	event: IDataObject,
-	tap: Ballot,
+	tap: Ballot & { event: number },
 	resumeBaseUrl: unknown,
 	store: BallotStore,
 ): Promise<AnswerResult> {
@@ -242,8 +244,8 @@ export async function handleAnswer(
 	return await oneAtATime(request, async () => {
 		const earlier = heldBallots(store, request).filter((ballot) => ballot.delivery !== tap.delivery);
 		const handed = await handOn(ctx, token, earlier.length ? { ...tap, ballots: earlier } : { ...tap }, resumeBaseUrl);
-		const counted = unionOf(earlier, [tap]);
-		afterOutcome(store, request, handed.outcome, counted);
+		const counted = unionOf(earlier, [{ delivery: tap.delivery, signature: tap.signature }]);
+		afterOutcome(ctx, store, request, handed.outcome, counted);
 		if (handed.outcome === 'counted' && store.staticData) scheduleRechecks(ctx, { request, ballots: counted, round: 0 }, resumeBaseUrl, store);
 		if (handed.reply.trim() !== '') await replyOnce(ctx, event, request, handed);
 		return { outcome: handed.outcome };

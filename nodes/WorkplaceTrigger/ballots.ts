@@ -8,36 +8,36 @@
  * They live in this process's memory and in the trigger's static data, which n8n loads from the
  * database for each delivery and saves whole after it. A save of another delivery that read the
  * stored copy before a tap was added would drop that tap there; so every delivery of the trigger
- * writes back what this process holds (for HOLD_MS), and one process alone never loses a tap. Several processes
- * (queue mode) each hold only their own taps: recount.ts brings them together.
+ * writes back what this process holds (for HOLD_MS, when it starts and when it ends), and one
+ * process alone never loses a tap. Several processes (queue mode) each hold only their own taps:
+ * recount.ts brings them together. A decided or ended question is kept as done, without its
+ * taps, for DONE_KEPT_MS, so that an older copy saved meanwhile cannot bring its taps back.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Ballot } from '../shared/inChatAnswer';
 import { MAX_BALLOTS, isBallot } from '../shared/inChatAnswer';
+import { CHECK_IDLE_QUESTION_AFTER_MS, DONE_KEPT_MS, GIVE_UP_UNREACHABLE_AFTER_MS, HOLD_MS } from '../shared/approvals/timing';
 import { processMap } from '../shared/processMemory';
 import { isPlainObject } from '../shared/validation';
 
-/** The static data field: request (execution:node:nonce) -> { at: last change (ms), ballots }. */
+/** The static data field: request (execution:node:nonce) -> { at: last change (ms), ballots, done? }. */
 export const BALLOTS_FIELD = 'inChatBallots';
 
 /** A question unanswered this long is forgotten (n8n's longest useful wait is far shorter). */
 const KEEP_MS = 35 * 24 * 3600 * 1000;
 
-/**
- * How long this process holds a question's taps after its last counted tap: beyond any delivery
- * that could still save an older stored copy, and the last recheck (recheck.ts); then the stored
- * copy alone holds them.
- */
-export const HOLD_MS = 120_000;
-
-/** The most questions one trigger keeps; the oldest go first. */
-const MAX_REQUESTS = 200;
+/** The most questions one trigger keeps; the oldest go first, and the admin is told. */
+export const MAX_REQUESTS = 200;
 
 interface Held {
 	at: number;
 	ballots: Ballot[];
+	/** When the question was decided or ended: its taps are gone, the entry stays DONE_KEPT_MS. */
+	done?: number;
+	/** Since when its waiting node has not answered (given up after GIVE_UP_UNREACHABLE_AFTER_MS). */
+	failingSince?: number;
 }
 
 /** Where one trigger node keeps the taps: its scope (workflow:node) and, in production, its static data. */
@@ -49,7 +49,8 @@ export interface BallotStore {
 /** scope -> request -> held taps, in this process. */
 const memory = processMap<string, Map<string, Held>>();
 
-function idOf(ballot: Ballot): string {
+/** A tap's ID: a hash of its delivery. */
+export function ballotId(ballot: Ballot): string {
 	return createHash('sha256').update(ballot.delivery).digest('base64url').slice(0, 22);
 }
 
@@ -63,14 +64,18 @@ function heldIn(scope: string): Map<string, Held> {
 	return held;
 }
 
-
 function stored(staticData: IDataObject | undefined): Record<string, Held> {
 	const field = staticData?.[BALLOTS_FIELD];
 	if (!isPlainObject(field)) return {};
 	const out: Record<string, Held> = {};
 	for (const [request, value] of Object.entries(field)) {
 		if (!isPlainObject(value) || !Array.isArray(value.ballots)) continue;
-		out[request] = { at: typeof value.at === 'number' ? value.at : 0, ballots: value.ballots.filter(isBallot) };
+		const at = typeof value.at === 'number' ? value.at : 0;
+		if (typeof value.done === 'number') out[request] = { at, ballots: [], done: value.done };
+		else {
+			out[request] = { at, ballots: value.ballots.filter(isBallot) };
+			if (typeof value.failingSince === 'number') out[request].failingSince = value.failingSince;
+		}
 	}
 	return out;
 }
@@ -80,7 +85,7 @@ export function unionOf(...lists: Ballot[][]): Ballot[] {
 	const seen = new Set<string>();
 	const out: Ballot[] = [];
 	for (const ballot of lists.flat()) {
-		const id = idOf(ballot);
+		const id = ballotId(ballot);
 		if (seen.has(id)) continue;
 		seen.add(id);
 		out.push(ballot);
@@ -90,21 +95,45 @@ export function unionOf(...lists: Ballot[][]): Ballot[] {
 
 /** Whether `all` holds a tap that `some` lacks. */
 export function addsTo(some: Ballot[], all: Ballot[]): boolean {
-	const ids = new Set(some.map(idOf));
-	return all.some((ballot) => !ids.has(idOf(ballot)));
+	const ids = new Set(some.map(ballotId));
+	return all.some((ballot) => !ids.has(ballotId(ballot)));
 }
 
-/** The taps held for a question, here and in the stored copy. */
-export function heldBallots(store: BallotStore, request: string): Ballot[] {
+/** Two copies of one question as one: done wins (its taps are gone), else the union of the taps, failing as the newer says. */
+function merge(a: Held | undefined, b: Held | undefined): Held {
+	const at = Math.max(a?.at ?? 0, b?.at ?? 0);
+	const done = Math.max(a?.done ?? 0, b?.done ?? 0);
+	if (done > 0) return { at, ballots: [], done };
+	const merged: Held = { at, ballots: unionOf(a?.ballots ?? [], b?.ballots ?? []) };
+	const failingSince = ((a?.at ?? 0) >= (b?.at ?? 0) ? a : b)?.failingSince;
+	if (failingSince !== undefined) merged.failingSince = failingSince;
+	return merged;
+}
+
+/** This process's entry of a question while it still writes it back. */
+function fresh(store: BallotStore, request: string, now = Date.now()): Held | undefined {
 	const entry = heldIn(store.scope).get(request);
-	const fresh = entry && Date.now() - entry.at <= HOLD_MS ? entry.ballots : [];
-	return unionOf(stored(store.staticData)[request]?.ballots ?? [], fresh);
+	return entry && now - entry.at <= HOLD_MS ? entry : undefined;
 }
 
-/** Writes what this process holds into the stored copy (also the taps another delivery's save dropped); drops old questions. */
-export function writeBack(store: BallotStore): void {
+/** The taps held for a question, here and in the stored copy (none once it is done). */
+export function heldBallots(store: BallotStore, request: string): Ballot[] {
+	return merge(stored(store.staticData)[request], fresh(store, request)).ballots;
+}
+
+/** Whether a question was decided or ended, as far as this process and the stored copy know. */
+export function isDone(store: BallotStore, request: string): boolean {
+	return merge(stored(store.staticData)[request], fresh(store, request)).done !== undefined;
+}
+
+/**
+ * Writes what this process holds into the stored copy (also what another request's save dropped);
+ * drops done questions after DONE_KEPT_MS and, beyond MAX_REQUESTS, the oldest. How many were
+ * dropped for the bound, for the caller's log line.
+ */
+export function writeBack(store: BallotStore): number {
 	const held = memory.get(store.scope);
-	if (!store.staticData || (!held?.size && store.staticData[BALLOTS_FIELD] === undefined)) return;
+	if (!store.staticData || (!held?.size && store.staticData[BALLOTS_FIELD] === undefined)) return 0;
 	const now = Date.now();
 	const merged = stored(store.staticData);
 	for (const [request, entry] of held ?? []) {
@@ -112,41 +141,78 @@ export function writeBack(store: BallotStore): void {
 			held!.delete(request);
 			continue;
 		}
-		const copy = merged[request];
-		merged[request] = { at: Math.max(entry.at, copy?.at ?? 0), ballots: unionOf(copy?.ballots ?? [], entry.ballots) };
+		merged[request] = merge(merged[request], entry);
 	}
-	const kept = Object.entries(merged)
-		.filter(([, entry]) => now - entry.at < KEEP_MS)
-		.sort(([, a], [, b]) => a.at - b.at)
-		.slice(-MAX_REQUESTS);
+	const alive = Object.entries(merged)
+		.filter(([, entry]) => (entry.done === undefined ? now - entry.at < KEEP_MS : now - entry.done < DONE_KEPT_MS))
+		.sort(([, a], [, b]) => a.at - b.at);
+	const kept = alive.slice(-MAX_REQUESTS);
 	const before = JSON.stringify(store.staticData[BALLOTS_FIELD] ?? {});
 	const after = Object.fromEntries(kept);
-	if (JSON.stringify(after) === before) return;
-	if (kept.length === 0) delete store.staticData[BALLOTS_FIELD];
-	else store.staticData[BALLOTS_FIELD] = after as unknown as IDataObject;
+	if (JSON.stringify(after) !== before) {
+		if (kept.length === 0) delete store.staticData[BALLOTS_FIELD];
+		else store.staticData[BALLOTS_FIELD] = after as unknown as IDataObject;
+	}
+	return alive.length - kept.length;
 }
 
-/** Keeps counted taps of a question (here and in the stored copy). */
-export function keepBallots(store: BallotStore, request: string, ballots: Ballot[]): void {
+/** Keeps counted taps of a question (here and in the stored copy); a done question stays done. */
+export function keepBallots(store: BallotStore, request: string, ballots: Ballot[]): number {
 	const held = heldIn(store.scope);
-	const entry = held.get(request);
-	held.set(request, { at: Date.now(), ballots: unionOf(entry?.ballots ?? [], ballots) });
+	held.set(request, merge(held.get(request), { at: Date.now(), ballots }));
 	while (held.size > MAX_REQUESTS) held.delete(held.keys().next().value as string);
+	return writeBack(store);
+}
+
+/** A question was decided or no longer waits: its taps are dropped, here and in the stored copy, and it is kept as done. */
+export function finishBallots(store: BallotStore, request: string): void {
+	const now = Date.now();
+	heldIn(store.scope).set(request, { at: now, ballots: [], done: now });
+	if (store.staticData && stored(store.staticData)[request] !== undefined) writeBack(store);
+}
+
+/**
+ * The waiting node of a question did not answer: it is asked again later, until
+ * GIVE_UP_UNREACHABLE_AFTER_MS after the first time, then it is done. Whether it was given up.
+ */
+export function noteUnreachable(store: BallotStore, request: string): boolean {
+	const now = Date.now();
+	const entry = merge(stored(store.staticData)[request], fresh(store, request));
+	if (entry.done !== undefined) return false;
+	const since = entry.failingSince ?? now;
+	if (now - since >= GIVE_UP_UNREACHABLE_AFTER_MS) {
+		finishBallots(store, request);
+		return true;
+	}
+	heldIn(store.scope).set(request, { at: now, ballots: entry.ballots, failingSince: since });
 	writeBack(store);
+	return false;
 }
 
-/** Forgets a decided (or no longer waiting) question here and in the stored copy. */
-export function forgetBallots(store: BallotStore, request: string): void {
-	heldIn(store.scope).delete(request);
-	const field = store.staticData?.[BALLOTS_FIELD];
-	if (!isPlainObject(field) || !(request in field)) return;
-	const rest = { ...field };
-	delete rest[request];
-	if (Object.keys(rest).length === 0) delete store.staticData![BALLOTS_FIELD];
-	else store.staticData![BALLOTS_FIELD] = rest;
-}
-
-/** Whether this process still holds taps of the question (false once it was decided here). */
+/** Whether this process still writes back taps of a question it has not seen decided. */
 export function isHeld(store: BallotStore, request: string): boolean {
-	return heldIn(store.scope).has(request);
+	const entry = fresh(store, request);
+	return entry !== undefined && entry.done === undefined;
+}
+
+/** Questions with taps whose count changed nothing for CHECK_IDLE_QUESTION_AFTER_MS: the clock asks whether they still wait. */
+export function idleQuestions(store: BallotStore, now = Date.now()): Array<{ request: string; ballots: Ballot[] }> {
+	return Object.entries(stored(store.staticData))
+		.filter(([, entry]) => entry.done === undefined && entry.ballots.length > 0 && now - entry.at >= CHECK_IDLE_QUESTION_AFTER_MS)
+		.map(([request, entry]) => ({ request, ballots: entry.ballots }));
+}
+
+/** The questions still counting votes (request keys), for the clock's "waiting" count. */
+export function countingRequests(store: BallotStore): string[] {
+	return Object.entries(stored(store.staticData))
+		.filter(([, entry]) => entry.done === undefined && entry.ballots.length > 0)
+		.map(([request]) => request);
+}
+
+/** When the clock should next ask about a question still counting votes (ms), undefined when none is. */
+export function nextIdleCheckAt(store: BallotStore): number | undefined {
+	const times = Object.values(stored(store.staticData))
+		.filter((entry) => entry.done === undefined && entry.ballots.length > 0)
+		.map((entry) => entry.at + CHECK_IDLE_QUESTION_AFTER_MS);
+	return times.length ? Math.min(...times) : undefined;
 }

@@ -4,8 +4,10 @@
  * recordClockAddress writes where the trigger listens into the workflow's static data, for Send
  * and Wait to find. n8n runs trigger() on the process that runs triggers (the leader in queue
  * mode) and again after a restart: every CLOCK_TICK it posts a signed tick to the trigger's own
- * URL, which any process answers from the stored questions (reminders.ts). Idle (no question
- * left at the last tick, none registered in this process) it posts every IDLE_TICK_MS only.
+ * URL, which any process answers from the stored questions (reminders.ts); the answer says when
+ * the next one is due. Idle (nothing due) it posts nothing once ALONE_AFTER_OWN_ANSWERS ticks were
+ * answered by its own process (one n8n process), and every IDLE_TICK_MS once another process
+ * answered one (queue mode: questions registered there are seen within that).
  */
 import type { IDataObject, IHookFunctions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
@@ -14,20 +16,9 @@ import { CLOCK_FIELD, CLOCKS_FIELD, clocksOf } from '../shared/inChatClock';
 import { isPlainObject } from '../shared/validation';
 import { logTrigger } from './log';
 import { ownUrl, postToOwnUrl } from './recheck';
-import { isArmed, setArmed } from './reminders';
-
-/** Every 30 seconds (n8n's cron takes seconds as a sixth field). */
-export const CLOCK_TICK = '*/30 * * * * *';
-
-/**
- * How long the clock waits for a tick's answer: beyond the longest tick (reminders.ts, about 45 s),
- * so that it never starts a tick while the last one still runs on another process.
- */
-const TICK_ANSWER_TIMEOUT_MS = 120_000;
-
-/** How often an idle clock still asks: a question registered on another process (queue mode) is seen within this. */
-export const IDLE_TICK_MS = 60_000;
-
+import { clockDueAt, setClockDue } from './reminderStore';
+import { ALONE_AFTER_OWN_ANSWERS, CLOCK_TICK, IDLE_TICK_MS, TICK_ANSWER_TIMEOUT_MS } from '../shared/approvals/timing';
+import { processId } from '../shared/processMemory';
 /** The key of a trigger in the static data: its webhook ID, which stays when the node is renamed. */
 function clockKey(node: { webhookId?: string; name: string }): string {
 	return node.webhookId ?? node.name;
@@ -73,12 +64,13 @@ async function secretOf(ctx: ITriggerFunctions): Promise<string | undefined> {
 	return typeof secret === 'string' && secret !== '' ? secret : undefined;
 }
 
-/** Posts one tick; how many questions still wait, or undefined when the tick did not get through. */
-async function postClockTick(ctx: ITriggerFunctions, address: ClockAddress): Promise<number | undefined> {
+/** Posts one tick: when the next is due and which process answered, or undefined when the tick did not get through. */
+async function postClockTick(ctx: ITriggerFunctions, address: ClockAddress): Promise<{ nextDueAt?: number; answeredBy: unknown } | undefined> {
 	const secret = await secretOf(ctx);
 	if (!secret) return undefined;
 	const answer = await postToOwnUrl(ctx, address, secret, { [CLOCK_FIELD]: { tick: { at: new Date().toISOString() } } }, 'clock', TICK_ANSWER_TIMEOUT_MS);
-	return isPlainObject(answer) && typeof answer.waiting === 'number' ? answer.waiting : undefined;
+	if (!isPlainObject(answer) || typeof answer.waiting !== 'number') return undefined;
+	return typeof answer.nextDueAt === 'number' ? { nextDueAt: answer.nextDueAt, answeredBy: answer.answeredBy } : { answeredBy: answer.answeredBy };
 }
 
 /** trigger(): starts the clock in production; it stops with the workflow (n8n removes its crons). */
@@ -89,22 +81,33 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 	let lastPostAt = 0;
 	let busy = false;
 	let failing = false;
+	// The first tick after a start looks at what is stored; then another process answering means
+	// queue mode (or several n8n processes behind one address): idle, the clock asks every minute.
+	// Alone: only after ALONE_AFTER_OWN_ANSWERS answers of its own, since a proxy may pick any process.
+	let first = true;
+	let othersAnswer = false;
+	let ownAnswers = 0;
 	const onTick = () => {
 		// A second less than the idle time: the cron's ticks come a few milliseconds early or late.
-		if (busy || (!isArmed(scope) && Date.now() - lastPostAt < IDLE_TICK_MS - 1_000)) return;
+		const idlePollDue = (othersAnswer || ownAnswers < ALONE_AFTER_OWN_ANSWERS) && Date.now() - lastPostAt >= IDLE_TICK_MS - 1_000;
+		const due = clockDueAt(scope);
+		if (busy || !(first || (due !== undefined && Date.now() >= due - 1_000) || idlePollDue)) return;
 		const address = clocksOf(ctx.getWorkflowStaticData('global'))[clockKey(node)];
 		if (!address) return;
 		busy = true;
+		first = false;
 		lastPostAt = Date.now();
 		void postClockTick(ctx, address)
-			.then((waiting) => {
-				if (waiting === undefined) throw new Error('the trigger did not answer the tick');
-				setArmed(scope, waiting > 0);
+			.then((answer) => {
+				if (answer === undefined) throw new Error('the trigger did not answer the tick');
+				setClockDue(scope, answer.nextDueAt);
+				if (answer.answeredBy !== processId()) othersAnswer = true;
+				else ownAnswers++;
 				failing = false;
 			})
 			.catch((error: Error) => {
 				// Once per outage; the next tick (30 s) tries again, whatever was waiting.
-				setArmed(scope, true);
+				setClockDue(scope, Date.now());
 				if (!failing) logTrigger(ctx, 'warn', `a tick of its clock did not reach ${address.url} (${error.message}); reminders wait for the next tick.`);
 				failing = true;
 			})

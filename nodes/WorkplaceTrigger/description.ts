@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_PICTURE_TIMEOUT_S } from '../shared/approvals/timing';
 import { PICTURE_SIZE_OPTIONS } from '../shared/transport/botApi';
 import { optionsCollection } from '../shared/descriptions/fields';
 
@@ -109,10 +110,10 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Image Download Timeout (Seconds)',
 		name: 'imageTimeout',
 		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 300 },
+		typeOptions: { minValue: 1, maxValue: MAX_PICTURE_TIMEOUT_S },
 		default: PICTURE_TIMEOUT_SECONDS,
 		description:
-			'How long the download of a picture may take, retries included: a server error (5xx), a rate limit (429, after its Retry-After) or a dropped connection is tried again while time is left, and an attempt fails when no byte arrives in the time left. The platform waits for the answer meanwhile: keep it well under its patience. A delivery whose picture cannot be had in time is answered with an error and starts no run, so the platform can send it again.',
+			'How long the download of the pictures of one delivery may take, retries included: a server error (5xx), a rate limit (429, after its Retry-After) or a dropped connection is tried again while time is left, and an attempt fails when no byte arrives in the time left. The platform waits for the answer meanwhile: keep it well under its patience. A delivery whose picture cannot be had in time is answered with an error and starts no run, so the platform can send it again.',
 		displayOptions: { show: { useBotCredential: [true], downloadImages: [true] } },
 	},
 	optionsCollection([

@@ -1,7 +1,8 @@
 import type { INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
-import { Expression, sleep } from 'n8n-workflow';
+import { Expression } from 'n8n-workflow';
 
 import { n8nWorkflowVersion } from '../shared/reliance';
+import { pause } from '../shared/transport/timeLimit';
 import { logTriggerOnce } from './log';
 
 /**
@@ -73,9 +74,17 @@ function runsCostAnIsolate(ctx: LogContext): boolean {
 	return false;
 }
 
+/** The wait of reportWhenNoRunComes, ended by a run seen here. */
+let reportWait: AbortController | undefined;
+
+/** Why a wait is aborted: without one, every abort builds a DOMException. */
+const RUN_SEEN = 'run seen';
+
 /** After a held delivery's first wait ran out: if no run is seen here for HOLD_LIMIT_MS more, the admin is told once. */
 function reportWhenNoRunComes(ctx: LogContext): void {
-	void sleep(HOLD_LIMIT_MS).then(() => {
+	const wait = new AbortController();
+	reportWait = wait;
+	void pause(HOLD_LIMIT_MS, wait.signal).then(() => {
 		if (runsStart !== 'elsewhere') return;
 		logTriggerOnce(
 			ctx,
@@ -94,9 +103,12 @@ const held = new WeakMap<object, () => void>();
  */
 export function answerWhenRunStarts(ctx: IWebhookFunctions, items: INodeExecutionData[], answer: () => void): void {
 	let answered = false;
+	// Answered, the wait's timer goes too: it would keep this context for up to HOLD_LIMIT_MS.
+	const wait = new AbortController();
 	const send = () => {
 		if (answered) return;
 		answered = true;
+		wait.abort(RUN_SEEN);
 		answer();
 	};
 	const first = items[0]?.json;
@@ -104,7 +116,7 @@ export function answerWhenRunStarts(ctx: IWebhookFunctions, items: INodeExecutio
 	// Kept also when answered at once, so that a run starting here is still seen.
 	held.set(first, send);
 	if (runsStart === 'elsewhere') return send();
-	void sleep(runsStart === 'here' ? HOLD_LIMIT_MS : PROBE_LIMIT_MS).then(() => {
+	void pause(runsStart === 'here' ? HOLD_LIMIT_MS : PROBE_LIMIT_MS, wait.signal).then(() => {
 		if (answered) return;
 		if (runsStart === 'unknown') {
 			runsStart = 'elsewhere';
@@ -120,6 +132,8 @@ export function runStarted(items: INodeExecutionData[]): void {
 	if (!send) return;
 	held.delete(items[0].json);
 	runsStart = 'here';
+	reportWait?.abort(RUN_SEEN);
+	reportWait = undefined;
 	send();
 }
 

@@ -20,26 +20,22 @@ import type { Ballot } from '../shared/inChatAnswer';
 import { isBallot } from '../shared/inChatAnswer';
 import { isPlainObject } from '../shared/validation';
 import type { BallotStore } from './ballots';
-import { forgetBallots, isHeld } from './ballots';
+import { finishBallots, isHeld } from './ballots';
+import { MAX_RECOUNT_ROUNDS, OWN_URL_TIMEOUT_MS, RECHECK_DELAYS_MS } from '../shared/approvals/timing';
 import { logTrigger } from './log';
 import { signingSecret } from './secret';
 
 /** The body field that makes a delivery a recount. */
 export const RECOUNT_FIELD = 'workplaceRecount';
 
-/** When a process checks again after it handed on a counted tap: soon, and after any older save. */
-export const RECHECK_DELAYS_MS = [3_000, 45_000];
-
-/** How often a recount may lead to another one. */
-export const MAX_RECOUNT_ROUNDS = 5;
-
-const RECOUNT_TIMEOUT_MS = 30_000;
 
 export interface Recount {
 	/** execution:node:nonce of the question. */
 	request: string;
 	ballots: Ballot[];
 	round: number;
+	/** false: the sender left these taps for another process to hand on (recount.ts), so they were not counted together. */
+	handed?: boolean;
 }
 
 /** The recount a delivery's body is, or undefined for a delivery of the platform. */
@@ -54,7 +50,9 @@ export function readRecount(body: Buffer): Recount | undefined {
 	const recount = isPlainObject(parsed) ? parsed[RECOUNT_FIELD] : undefined;
 	if (!isPlainObject(recount) || typeof recount.request !== 'string' || !Array.isArray(recount.ballots)) return undefined;
 	const ballots = recount.ballots.filter(isBallot);
-	return { request: recount.request, ballots, round: typeof recount.round === 'number' ? recount.round : 0 };
+	const read: Recount = { request: recount.request, ballots, round: typeof recount.round === 'number' ? recount.round : 0 };
+	if (recount.handed === false) read.handed = false;
+	return read;
 }
 
 /** The trigger's own production URL, on the Resume Base URL's host when that option is set. */
@@ -78,7 +76,7 @@ export async function postToOwnUrl(
 	secret: string,
 	message: object,
 	purpose: string,
-	timeoutMs = RECOUNT_TIMEOUT_MS,
+	timeoutMs = OWN_URL_TIMEOUT_MS,
 ): Promise<unknown> {
 	const body = JSON.stringify(message);
 	const request: IHttpRequestOptions = {
@@ -104,7 +102,7 @@ export async function postToOwnUrl(
 }
 
 /** The outcomes of a recount after which the question needs no more: decided, or no longer waiting. */
-const SETTLED = /: (resumed|alreadyAnswered|notWaiting)$/;
+const SETTLED = /: (resumed|alreadyAnswered|notWaiting|done)$/;
 
 /** Whether n8n's answer to a recount says the question is settled. */
 function isSettled(answer: unknown): boolean {
@@ -112,8 +110,8 @@ function isSettled(answer: unknown): boolean {
 }
 
 /**
- * After the delivery was answered, posts a message to the trigger's own URL after each of
- * RECHECK_DELAYS_MS, while `goOn` (asked before each post) allows; `stopAfter` reads n8n's answer
+ * After the delivery was answered, posts a message to the trigger's own URL at each of
+ * RECHECK_DELAYS_MS from now, while `goOn` (asked before each post) allows; `stopAfter` reads n8n's answer
  * and says whether that was the last. Runs on its own; a failure is logged as `failed` says.
  */
 export function postLater(
@@ -126,8 +124,10 @@ export function postLater(
 	void (async () => {
 		const secret = await signingSecret(ctx);
 		if (!secret) return;
-		for (const delay of RECHECK_DELAYS_MS) {
-			await sleep(delay);
+		let waited = 0;
+		for (const at of RECHECK_DELAYS_MS) {
+			await sleep(at - waited);
+			waited = at;
 			if (post.goOn && !post.goOn()) return;
 			const answer = await postToOwnUrl(ctx, target, secret, post.message, post.purpose);
 			if (post.stopAfter?.(answer)) return;
@@ -148,7 +148,7 @@ export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resum
 		goOn: () => isHeld(store, recount.request),
 		stopAfter: (answer) => {
 			if (!isSettled(answer)) return false;
-			forgetBallots({ scope: store.scope }, recount.request);
+			finishBallots({ scope: store.scope }, recount.request);
 			return true;
 		},
 		failed: 'a recount of in-chat votes could not be posted; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it',

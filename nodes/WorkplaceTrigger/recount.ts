@@ -10,8 +10,9 @@ import { decodeAnswerToken } from '../shared/inChatAnswer';
 import { parseDelivery } from '../shared/delivery';
 import { isPlainObject } from '../shared/validation';
 import type { BallotStore } from './ballots';
-import { addsTo, heldBallots, keepBallots, unionOf } from './ballots';
+import { addsTo, ballotId, heldBallots, isDone, keepBallots, noteUnreachable, unionOf } from './ballots';
 import { afterOutcome, handOn, postReply } from './answers';
+import { logTrigger } from './log';
 import type { Recount } from './recheck';
 import { scheduleRechecks } from './recheck';
 
@@ -30,28 +31,68 @@ function questionOf(ballots: Ballot[], request: string): { event: IDataObject; t
 }
 
 /**
+ * Whether this process hands on the taps when it and the recount's sender each hold taps the other
+ * lacks: their recounts may cross, each reaching the other at the same moment, and n8n 1 would
+ * resume twice; the side whose own taps hold the lowest ID does, the other leaves them to it.
+ */
+function handsOnWhenCrossed(held: Ballot[], sent: Ballot[]): boolean {
+	const lowest = (list: Ballot[]) => list.map(ballotId).sort()[0] ?? '';
+	return lowest(held.filter((ballot) => !sent.some((other) => ballotId(other) === ballotId(ballot)))) < lowest(sent.filter((ballot) => !held.some((other) => ballotId(other) === ballotId(ballot))));
+}
+
+/**
  * One recount reaching the trigger: merges what it brings with what is held here and in the
  * stored copy; the waiting node counts again when that adds to what the recount's sender counted.
  */
 export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, store: BallotStore, resumeBaseUrl: unknown): Promise<string> {
+	if (isDone(store, recount.request)) return 'done';
 	const held = heldBallots(store, recount.request);
 	const merged = unionOf(held, recount.ballots);
-	const next = { request: recount.request, ballots: merged, round: recount.round + 1 };
-	if (held.length > 0 && !addsTo(recount.ballots, merged)) {
+	const next: Recount = { request: recount.request, ballots: merged, round: recount.round + 1 };
+	const newHere = addsTo(recount.ballots, merged);
+	const newToHere = addsTo(held, merged);
+	if (held.length > 0 && !newHere && recount.handed !== false) {
 		// Nothing here is new to the sender; taps the recount brings are written back and checked again.
-		if (addsTo(held, merged)) {
+		if (newToHere) {
 			keepBallots(store, recount.request, merged);
 			scheduleRechecks(ctx, next, resumeBaseUrl, store);
 		}
 		return 'nothing new';
 	}
-	// New taps for the count, or a question this process no longer knows (decided here, or its
-	// taps dropped from the stored copy): the waiting node counts them, or says it no longer waits.
+	if (held.length > 0 && newHere && newToHere && !handsOnWhenCrossed(held, recount.ballots)) {
+		keepBallots(store, recount.request, merged);
+		scheduleRechecks(ctx, { ...next, handed: false }, resumeBaseUrl, store);
+		return 'left to the other process';
+	}
+	// New taps for the count, or a question this process no longer knows (its taps dropped from
+	// the stored copy): the waiting node counts them, or says it no longer waits.
 	const question = questionOf(merged, recount.request);
 	if (!question) return 'no tap of the question';
 	const handed = await handOn(ctx, question.token, { ballots: merged }, resumeBaseUrl);
-	afterOutcome(store, recount.request, handed.outcome, merged);
+	afterOutcome(ctx, store, recount.request, handed.outcome, merged);
 	if (handed.outcome === 'counted' && addsTo(held, merged)) scheduleRechecks(ctx, next, resumeBaseUrl, store);
+	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
+		await postReply(ctx, question.event, handed.reply);
+	}
+	return handed.outcome;
+}
+
+/**
+ * The clock's question to a waiting node whose votes changed nothing for a while (ballots.ts,
+ * idleQuestions): its votes counted again. Decided, or no longer waiting (stopped, timed out): the
+ * question is done and its votes go; no answer: asked again later, given up after a while.
+ */
+export async function askWhetherWaiting(ctx: IWebhookFunctions, store: BallotStore, request: string, ballots: Ballot[], resumeBaseUrl: unknown): Promise<string> {
+	const question = questionOf(ballots, request);
+	if (!question) return 'no tap of the question';
+	const handed = await handOn(ctx, question.token, { ballots }, resumeBaseUrl);
+	if (handed.outcome === 'failed' || handed.outcome === 'refused' || handed.outcome === 'invalid' || handed.outcome === 'misconfigured') {
+		if (noteUnreachable(store, request)) {
+			logTrigger(ctx, 'warn', `the votes of the in-chat approval of execution ${question.token.executionId} were given up: its waiting node has not answered for an hour (last: ${handed.outcome}). Its approvers' taps from now on are handed on afresh.`);
+		}
+		return handed.outcome;
+	}
+	afterOutcome(ctx, store, request, handed.outcome, ballots);
 	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
 		await postReply(ctx, question.event, handed.reply);
 	}

@@ -5,6 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ClockEntry } from '../shared/inChatClock';
+import { DONE_KEPT_MS } from '../shared/approvals/timing';
+import { processMap } from '../shared/processMemory';
 import { isPlainObject } from '../shared/validation';
 
 /** The static data field: request (execution:node:nonce) -> ClockEntry. */
@@ -40,8 +42,6 @@ export function stored(staticData: IDataObject): Record<string, ClockEntry> {
 	return isPlainObject(field) ? (field as unknown as Record<string, ClockEntry>) : {};
 }
 
-/** How long a question whose actions are all done is kept: beyond the last `keep` of its last change (45 s). */
-const DONE_KEPT_MS = 10 * 60_000;
 
 export function write(staticData: IDataObject, entries: Record<string, ClockEntry>): void {
 	const now = Date.now();
@@ -58,9 +58,11 @@ export function put(staticData: IDataObject, request: string, entry: ClockEntry)
 	write(staticData, { ...stored(staticData), [request]: entry });
 }
 
-/** The questions that still have an action to come. */
-export function waitingCount(staticData: IDataObject): number {
-	return Object.values(stored(staticData)).filter((entry) => entry.nextAt !== null).length;
+/** The questions that still have an action to come (request keys). */
+export function waitingRequests(staticData: IDataObject): string[] {
+	return Object.entries(stored(staticData))
+		.filter(([, entry]) => entry.nextAt !== null)
+		.map(([request]) => request);
 }
 
 /** Keeps a question, unless the stored copy is already as far or done. */
@@ -84,8 +86,6 @@ export function finishQuestion(staticData: IDataObject | undefined, request: str
 	put(staticData, request, { url: known.url, step: known.step, nextAt: null, doneAt: Date.now() });
 }
 
-/** How late a stored action may be before the clock is taken for stopped (it ticks every minute at least). */
-export const CLOCK_STOPPED_AFTER_MS = 20 * 60_000;
 
 /** The most overdue action among the stored questions (ms late), 0 when none is. */
 export function mostOverdue(staticData: IDataObject, now = Date.now()): number {
@@ -94,4 +94,39 @@ export function mostOverdue(staticData: IDataObject, now = Date.now()): number {
 		if (entry.nextAt !== null) late = Math.max(late, now - Date.parse(entry.nextAt));
 	}
 	return late;
+}
+
+/**
+ * When this process's clock should tick next (ms), per trigger: set by the last tick's answer, and
+ * earlier by a question registered or a vote counted here. Nothing due: the clock of one n8n
+ * process posts nothing (clock.ts).
+ */
+const dueAt = processMap<string, number>();
+
+export function clockDueAt(scope: string): number | undefined {
+	return dueAt.get(scope);
+}
+
+/** The clock's next tick as the last one found it (undefined: nothing waits). */
+export function setClockDue(scope: string, at: number | undefined): void {
+	if (at === undefined) dueAt.delete(scope);
+	else dueAt.set(scope, at);
+	while (dueAt.size > 500) dueAt.delete(dueAt.keys().next().value as string);
+}
+
+/** Something is due at `at` at the latest (a question registered, a vote counted in this process). */
+export function armClock(scope: string, at: number): void {
+	const known = dueAt.get(scope);
+	setClockDue(scope, known === undefined ? at : Math.min(known, at));
+}
+
+/** When the earliest stored action is due (ms), undefined when none waits. */
+export function nextActionAt(staticData: IDataObject): number | undefined {
+	let next: number | undefined;
+	for (const entry of Object.values(stored(staticData))) {
+		if (entry.nextAt === null) continue;
+		const at = Date.parse(entry.nextAt);
+		next = next === undefined ? at : Math.min(next, at);
+	}
+	return next;
 }

@@ -15,38 +15,18 @@ import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-wo
 
 import type { ClockEntry, ClockMessage } from '../shared/inChatClock';
 import { CLOCK_FIELD, readClockReply, signBody } from '../shared/inChatClock';
-import { processMap } from '../shared/processMemory';
 import type { BallotStore } from './ballots';
-import { heldBallots } from './ballots';
+import { countingRequests, heldBallots, idleQuestions, nextIdleCheckAt } from './ballots';
 import { logTrigger } from './log';
 import { postLater } from './recheck';
+import { askWhetherWaiting } from './recount';
+import { GIVE_UP_UNREACHABLE_AFTER_MS, TICK_FORWARD_TIMEOUT_MS, TICK_START_WITHIN_MS } from '../shared/approvals/timing';
 import { signingSecret } from './secret';
-import { clockUrlParts, finishQuestion, keep, put, requestOf, stored, waitingCount } from './reminderStore';
+import { armClock, clockUrlParts, finishQuestion, keep, nextActionAt, put, requestOf, stored, waitingRequests } from './reminderStore';
 import { waitingBase } from './answers';
 
 /** The most questions one tick posts to (the rest wait for the next tick). */
 const MAX_DUE_PER_TICK = 20;
-
-/** How long the waiting node may take: its posts have their own limits (15 s each, two at most). */
-const TICK_FORWARD_TIMEOUT_MS = 40_000;
-
-/**
- * No hand-over starts later than this into a tick, so a tick ends within about 45 s, before the
- * clock's next one: two ticks at once on two processes could post the same reminder twice.
- */
-const TICK_START_WITHIN_MS = 5_000;
-
-/** Whether this process's clock should tick soon (a question was registered here, or the last tick left some). */
-const armed = processMap<string, boolean>();
-
-export function isArmed(scope: string): boolean {
-	return armed.get(scope) === true;
-}
-
-export function setArmed(scope: string, value: boolean): void {
-	armed.set(scope, value);
-	while (armed.size > 500) armed.delete(armed.keys().next().value as string);
-}
 
 /** After a change, the question is posted to the trigger's own URL again (see the top of the file). */
 function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEntry, resumeBaseUrl: unknown): void {
@@ -63,8 +43,16 @@ function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEnt
  */
 type TickOutcome =
 	| { kind: 'progress'; step: number; nextAt: string | null; message: string }
-	| { kind: 'notWaiting' }
+	/** n8n answered instead of the node: decided, stopped or timed out (`status` 409 or a page), or refused (`refusal`). */
+	| { kind: 'notWaiting'; refusal?: string }
 	| { kind: 'failed'; message: string; reached: boolean };
+
+/** Why n8n refused a tick, and what to fix: the question's reminders end. */
+function refusalOf(status: number): string | undefined {
+	if (status === 401 || status === 403) return `n8n refused the clock URL (${status}): n8n 1.x checks the Host of waiting URLs against its own (set the trigger's Resume Base URL to n8n's public address), or the webhook secrets of the trigger and the Send and Wait node differ`;
+	if (status === 404) return "n8n answered 404: the execution is gone, or n8n's waiting endpoint is not /webhook-waiting (N8N_ENDPOINT_WEBHOOK_WAIT): set the trigger's Resume Base URL";
+	return undefined;
+}
 
 /** Errors of a connection that never carried the request. */
 const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
@@ -108,21 +96,28 @@ async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDat
 	// 502 and 503: a proxy or n8n starting up answered; the node did not run.
 	if (response.statusCode >= 500) return { kind: 'failed', message: `n8n answered ${response.statusCode}`, reached: ![502, 503].includes(response.statusCode) };
 	// n8n answered instead of the node (finished, stopped or gone), or the node refused the tick.
-	return { kind: 'notWaiting' };
+	return { kind: 'notWaiting', refusal: refusalOf(response.statusCode) };
 }
 
 /** What a tick does with one question after its hand-over. */
 function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request: string, entry: ClockEntry, outcome: TickOutcome, resumeBaseUrl: unknown): void {
 	const execution = request.split(':')[0];
-	if (outcome.kind === 'notWaiting') return finishQuestion(staticData, request);
+	if (outcome.kind === 'notWaiting') {
+		if (outcome.refusal) logTrigger(ctx, 'warn', `the reminders of the in-chat approval of execution ${execution} ended: ${outcome.refusal}.`);
+		return finishQuestion(staticData, request);
+	}
 	if (outcome.kind === 'failed') {
-		if (!outcome.reached) {
-			logTrigger(ctx, 'warn', `a reminder of execution ${execution} could not be handed to it (${outcome.message}); the next tick tries again.`);
-			return;
+		const failingSince = entry.failingSince ?? Date.now();
+		if (Date.now() - failingSince >= GIVE_UP_UNREACHABLE_AFTER_MS) {
+			logTrigger(ctx, 'warn', `the reminders of the in-chat approval of execution ${execution} were given up: its waiting node has not answered a tick for an hour (last: ${outcome.message}).`);
+			return finishQuestion(staticData, request);
 		}
+		// Said once per outage of a question; the next tick tries again.
+		if (entry.failingSince === undefined) logTrigger(ctx, 'warn', `a reminder of execution ${execution} could not be handed to it (${outcome.message}); the next ticks try again, for an hour at most.`);
+		if (!outcome.reached) return put(staticData, request, { ...entry, failingSince });
 		// Perhaps posted: what was due is skipped rather than perhaps posted twice.
 		logTrigger(ctx, 'warn', `a reminder of execution ${execution} may have been posted, its answer was lost (${outcome.message}); what was due is skipped, later ones come as planned.`);
-		put(staticData, request, { ...entry, uncertain: true });
+		put(staticData, request, { ...entry, uncertain: true, failingSince });
 		return;
 	}
 	const next: ClockEntry = outcome.nextAt === null ? { url: entry.url, step: outcome.step, nextAt: null, doneAt: Date.now() } : { url: entry.url, step: outcome.step, nextAt: outcome.nextAt };
@@ -132,7 +127,11 @@ function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request:
 	keepAgainLater(ctx, request, next, resumeBaseUrl);
 }
 
-/** A tick: the due questions go to their waiting nodes, one at a time, those started within TICK_START_WITHIN_MS. */
+/**
+ * A tick: the due questions go to their waiting nodes, one at a time, those started within
+ * TICK_START_WITHIN_MS; then questions whose votes changed nothing for a while are asked whether
+ * they still wait (ballots.ts), so that stopped or timed-out ones end.
+ */
 async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: BallotStore, resumeBaseUrl: unknown): Promise<string> {
 	const startedAt = Date.now();
 	const due = Object.entries(stored(staticData))
@@ -146,7 +145,27 @@ async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: Ba
 		afterHandOver(ctx, staticData, request, entry, outcome, resumeBaseUrl);
 		handed++;
 	}
-	return `${handed} of ${due.length} due handed on, ${waitingCount(staticData)} waiting`;
+	let asked = 0;
+	for (const { request, ballots: taps } of idleQuestions(ballots).slice(0, MAX_DUE_PER_TICK)) {
+		if (Date.now() - startedAt > TICK_START_WITHIN_MS) break;
+		await askWhetherWaiting(ctx, ballots, request, taps, resumeBaseUrl);
+		asked++;
+	}
+	return `${handed} of ${due.length} due handed on, ${asked} idle asked`;
+}
+
+/** What the clock is told after a message: how many questions wait, and when it should tick next (ms). */
+export interface ClockAnswer {
+	text: string;
+	waiting: number;
+	nextDueAt?: number;
+}
+
+function clockAnswer(text: string, staticData: IDataObject, ballots: BallotStore): ClockAnswer {
+	const times = [nextActionAt(staticData), nextIdleCheckAt(ballots)].filter((at): at is number => at !== undefined);
+	const answer: ClockAnswer = { text, waiting: new Set([...waitingRequests(staticData), ...countingRequests(ballots)]).size };
+	if (times.length) answer.nextDueAt = Math.min(...times);
+	return answer;
 }
 
 /** One message to the clock, already verified with the webhook secret: what was done, for the answer. */
@@ -154,7 +173,7 @@ export async function answerClock(
 	ctx: IWebhookFunctions,
 	message: ClockMessage,
 	where: { scope: string; staticData: IDataObject; ballots: BallotStore; resumeBaseUrl: unknown },
-): Promise<{ text: string; waiting: number }> {
+): Promise<ClockAnswer> {
 	const { scope, staticData, resumeBaseUrl } = where;
 	if ('register' in message || 'keep' in message) {
 		const entry = 'register' in message ? message.register : message.keep;
@@ -168,9 +187,8 @@ export async function answerClock(
 		} else {
 			keep(staticData, request, clean);
 		}
-		setArmed(scope, true);
-		return { text: 'registered', waiting: waitingCount(staticData) };
+		if (nextAt !== null) armClock(scope, Date.parse(nextAt));
+		return clockAnswer('registered', staticData, where.ballots);
 	}
-	const text = await tick(ctx, staticData, where.ballots, resumeBaseUrl);
-	return { text, waiting: waitingCount(staticData) };
+	return clockAnswer(await tick(ctx, staticData, where.ballots, resumeBaseUrl), staticData, where.ballots);
 }

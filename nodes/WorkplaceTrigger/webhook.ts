@@ -7,6 +7,7 @@ import { parseDelivery } from '../shared/delivery';
 import type { SignatureCheck } from '../shared/signature';
 import { checkSignature } from '../shared/signature';
 import { PICTURE_TIMEOUT_SECONDS } from './description';
+import { CLOCK_STOPPED_AFTER_MS, MAX_PICTURE_TIMEOUT_S, TAPS_START_WITHIN_MS } from '../shared/approvals/timing';
 import { logTrigger, logTriggerOnce, webhookCredentialName } from './log';
 import type { AnswerResult } from './answers';
 import { handleAnswer, isAnswerEvent } from './answers';
@@ -15,10 +16,11 @@ import { writeBack } from './ballots';
 import { answerRecount } from './recount';
 import { readRecount } from './recheck';
 import { answerClock } from './reminders';
-import { CLOCK_STOPPED_AFTER_MS, mostOverdue } from './reminderStore';
+import { mostOverdue } from './reminderStore';
 import type { ClockMessage } from '../shared/inChatClock';
 import { readClockMessage } from '../shared/inChatClock';
 import { answerWhenRunStarts } from './pacing';
+import { processId } from '../shared/processMemory';
 import { downloadWithinLimit, pictureError } from './picture';
 import {
 	hasWebhookCredential,
@@ -93,22 +95,28 @@ interface Dedupe {
  */
 async function handTapsOn(
 	ctx: IWebhookFunctions,
-	taps: IDataObject[],
+	taps: Array<{ event: IDataObject; index: number }>,
 	body: Buffer,
 	signature: string,
 	resumeBaseUrl: unknown,
 	dedupe: Dedupe | undefined,
 	store: BallotStore,
 ): Promise<AnswerResult[] | 'inProgress'> {
-	const keys = taps.map(botEventKey);
+	const keys = taps.map((tap) => botEventKey(tap.event));
 	const claim = dedupe && claimEventKeys(dedupe.scope, dedupe.staticData, RECENT_EVENTS_FIELD, keys, dedupe.rememberEvents);
 	const fresh = claim ? taps.filter((_, i) => claim.fresh[i]) : taps;
 	if (claim && !fresh.length && claim.inProgress) return 'inProgress';
 	await claim?.settle();
 	const results: AnswerResult[] = [];
-	const tap = { delivery: body.toString('base64'), signature };
-	for (const event of fresh) results.push(await handleAnswer(ctx, event, tap, resumeBaseUrl, store));
-	claim?.release(fresh.filter((_, i) => results[i].outcome === 'failed').map(botEventKey));
+	const ballot = { delivery: body.toString('base64'), signature };
+	const arrivedAt = Date.now();
+	// In the delivery's order: a later tap on the same question counts the earlier ones of its delivery.
+	for (const { event, index } of fresh) {
+		// A delivery of many taps ends in time (LONGEST_DELIVERY_MS): the rest come again.
+		if (Date.now() - arrivedAt > TAPS_START_WITHIN_MS) results.push({ outcome: 'failed' });
+		else results.push(await handleAnswer(ctx, event, { ...ballot, event: index }, resumeBaseUrl, store));
+	}
+	claim?.release(fresh.filter((_, i) => results[i].outcome === 'failed').map((tap) => botEventKey(tap.event)));
 	claim?.answered();
 	return results;
 }
@@ -155,12 +163,13 @@ async function attachPictures(
 ): Promise<void> {
 	const size = ctx.getNodeParameter('imageSize', 'medium') as string;
 	const property = ctx.getNodeParameter('binaryPropertyName', 'data') as string;
-	// The platform waits for the answer meanwhile: each picture, retries included, within this limit.
-	const timeoutSeconds = ctx.getNodeParameter('imageTimeout', PICTURE_TIMEOUT_SECONDS) as number;
+	// The platform waits for the answer meanwhile: the delivery's pictures, retries included, within this limit.
+	const timeoutSeconds = Math.min(ctx.getNodeParameter('imageTimeout', PICTURE_TIMEOUT_SECONDS) as number, MAX_PICTURE_TIMEOUT_S);
+	const deadline = Date.now() + timeoutSeconds * 1000;
 	for (const [i, candidate] of fresh.entries()) {
 		if (!candidate.pictureId) continue;
 		const names = { fileName: candidate.fileName, fallbackFileName: candidate.pictureId };
-		const got = await downloadWithinLimit(ctx, candidate.pictureId, size, names, timeoutSeconds * 1000);
+		const got = await downloadWithinLimit(ctx, candidate.pictureId, size, names, Math.max(1, deadline - Date.now()));
 		if ('binary' in got) {
 			items[i].binary = { [property]: got.binary };
 			continue;
@@ -291,7 +300,8 @@ function receiptOf(ctx: IWebhookFunctions): Receipt {
  */
 async function handOnAnswers(ctx: IWebhookFunctions, delivery: BotDelivery, body: Buffer, signature: string, receipt: Receipt): Promise<AnswerResult[] | IWebhookResponseData> {
 	if (!delivery.events.some(isAnswerEvent)) return [];
-	const taps = delivery.events.filter(isAnswerEvent);
+	// Each tap with its place among the delivery's events as the platform signed them.
+	const taps = delivery.events.map((event, index) => ({ event, index })).filter(({ event }) => isAnswerEvent(event));
 	delivery.events = delivery.events.filter((event) => !isAnswerEvent(event));
 	const { scope, staticData, production, options } = receipt;
 	const dedupe = production ? { scope, staticData, rememberEvents: options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS } : undefined;
@@ -382,8 +392,8 @@ function warnIfClockStopped(ctx: IWebhookFunctions, staticData: IDataObject): vo
 /** A message to the trigger's clock (reminders.ts), answered with how many questions still wait. */
 async function answerClockMessage(ctx: IWebhookFunctions, message: ClockMessage, receipt: Receipt): Promise<IWebhookResponseData> {
 	const where = { scope: receipt.scope, staticData: receipt.staticData, ballots: receipt.ballots, resumeBaseUrl: receipt.options.resumeBaseUrl };
-	const { text, waiting } = await answerClock(ctx, message, where);
-	ctx.getResponseObject().status(200).json({ received: 0, message: `Clock of reminders: ${text}`, waiting });
+	const { text, waiting, nextDueAt } = await answerClock(ctx, message, where);
+	ctx.getResponseObject().status(200).json({ received: 0, message: `Clock of reminders: ${text}`, waiting, nextDueAt: nextDueAt ?? null, answeredBy: processId() });
 	return { noWebhookResponse: true };
 }
 
@@ -398,29 +408,39 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const refused = await verifySignature(this, body, headers['x-service-signature']);
 	if (refused) return refused;
 
-	// 2. Parse. Counted in-chat votes this process holds are written back with every delivery (ballots.ts).
+	// 2. Parse. Counted in-chat votes this process holds are written back when a request starts and
+	// when it ends (ballots.ts): n8n saves the copy of the end, however long the request took.
 	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
 	const receipt = receiptOf(this);
 	writeBack(receipt.ballots);
-	if (receipt.production) warnIfClockStopped(this, receipt.staticData);
-	const signed = this.getNodeParameter('verification', 'secret') === 'secret';
-	const recount = signed ? readRecount(body) : undefined;
-	if (recount) return reply(this, 200, `Recount of in-chat votes: ${await answerRecount(this, recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);
-	const clock = signed && receipt.production ? readClockMessage(body) : undefined;
-	if (clock) return await answerClockMessage(this, clock, receipt);
-	const delivery = parseDelivery(body, headers['x-service-event']);
-	if (delivery.kind === 'malformed') return reply(this, 400, `Malformed delivery: ${delivery.reason}`);
-
-	const answers = delivery.kind === 'bot' ? await handOnAnswers(this, delivery, body, String(headers['x-service-signature'] ?? ''), receipt) : [];
-	if (!Array.isArray(answers)) return answers;
-	const candidates = selectEvents(this, delivery, body, receipt);
-	if (!candidates.length) {
-		if (!answers.length) return reply(this, 200, 'No selected event in this delivery; no run started');
-		return reply(this, 200, `In-chat answers handed to their waiting executions (${answers.map((a) => a.outcome).join(', ')}); no run started`);
+	try {
+		return await answerDelivery(this, body, headers, receipt);
+	} finally {
+		writeBack(receipt.ballots);
 	}
-	const keys = deduplicate(this, candidates, receipt);
+}
+
+/** Steps 2 to 8 of a verified delivery (receiveDelivery). */
+async function answerDelivery(ctx: IWebhookFunctions, body: Buffer, headers: IDataObject, receipt: Receipt): Promise<IWebhookResponseData> {
+	if (receipt.production) warnIfClockStopped(ctx, receipt.staticData);
+	const signed = ctx.getNodeParameter('verification', 'secret') === 'secret';
+	const recount = signed ? readRecount(body) : undefined;
+	if (recount) return reply(ctx, 200, `Recount of in-chat votes: ${await answerRecount(ctx, recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);
+	const clock = signed && receipt.production ? readClockMessage(body) : undefined;
+	if (clock) return await answerClockMessage(ctx, clock, receipt);
+	const delivery = parseDelivery(body, headers['x-service-event']);
+	if (delivery.kind === 'malformed') return reply(ctx, 400, `Malformed delivery: ${delivery.reason}`);
+
+	const answers = delivery.kind === 'bot' ? await handOnAnswers(ctx, delivery, body, String(headers['x-service-signature'] ?? ''), receipt) : [];
+	if (!Array.isArray(answers)) return answers;
+	const candidates = selectEvents(ctx, delivery, body, receipt);
+	if (!candidates.length) {
+		if (!answers.length) return reply(ctx, 200, 'No selected event in this delivery; no run started');
+		return reply(ctx, 200, `In-chat answers handed to their waiting executions (${answers.map((a) => a.outcome).join(', ')}); no run started`);
+	}
+	const keys = deduplicate(ctx, candidates, receipt);
 	if ('repeated' in keys) {
-		const repeated = reply(this, 200, 'Already received; no run started');
+		const repeated = reply(ctx, 200, 'Already received; no run started');
 		await keys.repeated();
 		return repeated;
 	}
@@ -428,13 +448,13 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 
 	// 6. Pictures.
 	const items: INodeExecutionData[] = keys.fresh.map((c) => ({ json: c.json }));
-	if (this.getNodeParameter('downloadImages', false) && keys.fresh.some((c) => c.pictureId)) {
-		if (!this.getNode().credentials?.workplaceBotOAuth2Api) {
+	if (ctx.getNodeParameter('downloadImages', false) && keys.fresh.some((c) => c.pictureId)) {
+		if (!ctx.getNode().credentials?.workplaceBotOAuth2Api) {
 			keys.release();
-			logTrigger(this, 'error', `a delivery was answered 500: ${MISSING_BOT_CREDENTIAL}`);
-			return reply(this, 500, MISSING_BOT_CREDENTIAL);
+			logTrigger(ctx, 'error', `a delivery was answered 500: ${MISSING_BOT_CREDENTIAL}`);
+			return reply(ctx, 500, MISSING_BOT_CREDENTIAL);
 		}
-		await attachPictures(this, keys.fresh, items, keys.release);
+		await attachPictures(ctx, keys.fresh, items, keys.release);
 	}
-	return await startRun(this, items, keys, receipt.production);
+	return await startRun(ctx, items, keys, receipt.production);
 }

@@ -1,7 +1,8 @@
 /**
  * In-chat answers of Send and Wait for Response: what Workplace Bot and Workplace Trigger agree on.
  *
- * A postback button's `data` is an answer token (`wpa1.<execution>.<node>.<nonce>.<a|d>.<signature>`).
+ * A postback button's `data` is an answer token (`wpa1.<execution>.<node>.<nonce>.<answer>.<signature>`;
+ * the answer `a` approve, `d` decline, `A` and `D` the same on the buttons an escalation posts).
  * The signature is n8n's own signature of the resume URL of that execution, node, nonce and
  * answer (getSignedResumeUrl), so the token cannot be forged or moved to another execution or
  * answer without n8n's secret. The trigger that receives the tap rebuilds that signed URL from
@@ -15,7 +16,26 @@ import { isPlainObject } from './validation';
 
 export const ANSWER_TOKEN_PREFIX = 'wpa1.';
 
-export type AnswerCode = 'a' | 'd';
+/** Approve or decline; upper case on the buttons an escalation posts, where backup approvers count. */
+export type AnswerCode = 'a' | 'd' | 'A' | 'D';
+
+const ANSWER_CODES: readonly string[] = ['a', 'd', 'A', 'D'];
+
+/** Whether an answer code approves. */
+export function approves(answer: AnswerCode): boolean {
+	return answer === 'a' || answer === 'A';
+}
+
+/** Whether an answer code is on the buttons an escalation posted. */
+export function onEscalation(answer: AnswerCode): boolean {
+	return answer === 'A' || answer === 'D';
+}
+
+/**
+ * The longest answer token the platform is assumed to keep whole in a postback's `data`
+ * (docs/assumptions.md); Send and Wait refuses a longer one before sending.
+ */
+export const MAX_ANSWER_TOKEN_LENGTH = 100;
 
 export interface AnswerToken {
 	executionId: string;
@@ -81,11 +101,11 @@ export function decodeAnswerToken(data: string): AnswerToken | undefined {
 	if (parts.length !== 5) return undefined;
 	const [executionId, node, nonce, answer, signature] = parts;
 	if (!/^[A-Za-z0-9_-]{1,64}$/.test(executionId) || !/^[A-Za-z0-9_-]{4,32}$/.test(nonce)) return undefined;
-	if (answer !== 'a' && answer !== 'd') return undefined;
+	if (!ANSWER_CODES.includes(answer)) return undefined;
 	if (signature.length !== 43 || !B64URL.test(signature)) return undefined;
 	const nodeId = decodeNodeId(node);
 	if (nodeId === undefined || nodeId === '') return undefined;
-	return { executionId, nodeId, nonce, answer, signature: Buffer.from(signature, 'base64url').toString('hex') };
+	return { executionId, nodeId, nonce, answer: answer as AnswerCode, signature: Buffer.from(signature, 'base64url').toString('hex') };
 }
 
 /**
@@ -106,12 +126,21 @@ export interface Ballot {
 }
 
 /**
- * What the trigger posts to the resume URL: the tap's delivery and, for a request that needs
- * several approvers, the earlier taps on the same message it holds (each signed by the platform,
- * so the waiting node counts them without trusting the trigger). A recount carries no new tap.
+ * What the trigger posts to the resume URL: the tap's delivery, which of its events is the tap
+ * (`event`: a delivery may carry several taps), and, for a request that needs several approvers,
+ * the earlier taps on the same message it holds (each signed by the platform, so the waiting node
+ * counts them without trusting the trigger). A recount carries no new tap.
  */
 export interface ForwardedDelivery extends Partial<Ballot> {
+	event?: number;
 	ballots?: Ballot[];
+}
+
+/** The tap of a forward: its delivery's bytes and signature, and the position of the tap among the delivery's events. */
+export interface ForwardedTap {
+	raw: Buffer;
+	signature: string;
+	event: number;
 }
 
 /** The most earlier taps one forward carries. */
@@ -125,14 +154,15 @@ export function isBallot(value: unknown): value is Ballot {
 }
 
 /** The new tap (absent in a recount) and the earlier taps of a forward; undefined when malformed. */
-export function readForwardedDelivery(body: unknown): { tap?: { raw: Buffer; signature: string }; ballots: Ballot[] } | undefined {
+export function readForwardedDelivery(body: unknown): { tap?: ForwardedTap; ballots: Ballot[] } | undefined {
 	if (!isPlainObject(body)) return undefined;
 	const ballots = body.ballots === undefined ? [] : body.ballots;
 	if (!Array.isArray(ballots) || ballots.length > MAX_BALLOTS || !ballots.every(isBallot)) return undefined;
 	if (body.delivery === undefined && body.signature === undefined) return ballots.length > 0 ? { ballots } : undefined;
 	const tap = { delivery: body.delivery, signature: body.signature };
-	if (!isBallot(tap)) return undefined;
-	return { tap: { raw: Buffer.from(tap.delivery, 'base64'), signature: tap.signature }, ballots };
+	const event = body.event;
+	if (!isBallot(tap) || typeof event !== 'number' || !Number.isInteger(event) || event < 0) return undefined;
+	return { tap: { raw: Buffer.from(tap.delivery, 'base64'), signature: tap.signature, event }, ballots };
 }
 
 /**

@@ -42,6 +42,8 @@ export interface ClockEntry {
 	uncertain?: boolean;
 	/** When the last action was done (ms): the question is kept a while, so that a late `keep` cannot bring it back. */
 	doneAt?: number;
+	/** Since when its waiting node has not answered a tick (ms): given up after GIVE_UP_UNREACHABLE_AFTER_MS. */
+	failingSince?: number;
 }
 
 /** What the trigger's clock receives: a question to keep, a tick, or a progress another process reached. */
@@ -69,7 +71,8 @@ function isEntry(value: unknown): value is ClockEntry {
 		Number.isInteger(value.step) &&
 		value.step >= 0 &&
 		(value.nextAt === null || (typeof value.nextAt === 'string' && !Number.isNaN(Date.parse(value.nextAt)))) &&
-		(value.doneAt === undefined || typeof value.doneAt === 'number')
+		(value.doneAt === undefined || typeof value.doneAt === 'number') &&
+		(value.failingSince === undefined || typeof value.failingSince === 'number')
 	);
 }
 
@@ -112,20 +115,34 @@ export function clocksOf(globalStaticData: IDataObject): Record<string, ClockAdd
 }
 
 /**
- * A question's nonce: 8 random characters and, for questions with reminders or escalation, the
- * time it was asked (base 36 ms). It is part of the URLs n8n signs, so that time cannot be changed.
+ * A question's nonce: random characters and, for questions with reminders or escalation, the
+ * whole second it was asked (6 base64url digits, after 6 random ones). It is part of the URLs n8n
+ * signs, so that time cannot be changed; 12 characters keep an answer token within
+ * MAX_ANSWER_TOKEN_LENGTH for execution IDs of up to 12 digits.
  */
-const NONCE_RANDOM_LENGTH = 8;
+const TIMED_RANDOM_LENGTH = 6;
+const TIME_DIGITS = 6;
+const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-export function nonceWithTime(random: string, askedAt: number): string {
-	return `${random.slice(0, NONCE_RANDOM_LENGTH)}${askedAt.toString(36)}`;
+/** The nonce of a question with reminders or escalation asked at `now` (ms), and that time to the second. */
+export function timedNonce(random: string, now: number): { nonce: string; askedAt: number } {
+	let seconds = Math.floor(now / 1000);
+	let time = '';
+	for (let i = 0; i < TIME_DIGITS; i++) {
+		time = DIGITS[seconds % 64] + time;
+		seconds = Math.floor(seconds / 64);
+	}
+	return { nonce: `${random.slice(0, TIMED_RANDOM_LENGTH)}${time}`, askedAt: Math.floor(now / 1000) * 1000 };
 }
 
 /** When the question of a nonce was asked (ms); undefined for a nonce without a time. */
 export function askedAtOf(nonce: string): number | undefined {
-	if (nonce.length <= NONCE_RANDOM_LENGTH) return undefined;
-	const rest = nonce.slice(NONCE_RANDOM_LENGTH);
-	if (!/^[0-9a-z]{6,10}$/.test(rest)) return undefined;
-	const at = parseInt(rest, 36);
-	return Number.isSafeInteger(at) ? at : undefined;
+	if (nonce.length !== TIMED_RANDOM_LENGTH + TIME_DIGITS) return undefined;
+	let seconds = 0;
+	for (const digit of nonce.slice(TIMED_RANDOM_LENGTH)) {
+		const value = DIGITS.indexOf(digit);
+		if (value < 0) return undefined;
+		seconds = seconds * 64 + value;
+	}
+	return seconds * 1000;
 }

@@ -35,8 +35,13 @@ export function delivery(...events: object[]) {
 	return { raw, signature: signBody(SECRET, raw) };
 }
 
-/** A signed delivery as the trigger forwards it (a tap, or an earlier tap among `ballots`). */
-export function forwarded(raw: string, signature: string): IDataObject {
+/** A signed delivery as the trigger forwards it: the tap is its event `event` (an earlier tap among `ballots` needs none). */
+export function forwarded(raw: string, signature: string, event = 0): IDataObject {
+	return { delivery: Buffer.from(raw).toString('base64'), signature, event };
+}
+
+/** A signed delivery as the trigger keeps it among a question's earlier taps. */
+export function ballotOf(raw: string, signature: string): IDataObject {
 	return { delivery: Buffer.from(raw).toString('base64'), signature };
 }
 

@@ -122,7 +122,7 @@ describe('the waiting node receives a forwarded tap', () => {
 		const { raw, signature } = delivery(postbackEvent({ data: second.actions[0].data }));
 		const outcome = await callWaitingWebhook(first.run, { method: 'POST', url: urlOf(first.actions[0].data), body: forwarded(raw, signature) });
 		expect([outcome.status, outcome.resumed]).toEqual([401, false]);
-		expect(JSON.parse(outcome.body).message).toBe("The delivery holds no tap on this message's buttons");
+		expect(JSON.parse(outcome.body).message).toBe("The delivery's event named by the trigger is no tap on this message's buttons by a named user");
 	});
 
 	it('a person opening an in-chat resume URL gets the invalid-link page', async () => {
@@ -228,7 +228,7 @@ describe('the Workplace Trigger hands taps to the waiting execution', () => {
 		expect(forward.headers['content-type']).toMatch(/^application\/json/);
 		// Posted to the Resume Base URL with the host n8n's own URLs carry (n8n 1.x checks it).
 		expect(forward.headers.host).toBe(new URL(ENGINE_INSTANCE_BASE_URL).host);
-		expect(forward.body).toEqual({ delivery: Buffer.from(raw).toString('base64'), signature });
+		expect(forward.body).toEqual({ delivery: Buffer.from(raw).toString('base64'), signature, event: 0 });
 		expect(route.resumed).toEqual([run.executionId]);
 		expect(route.outcomes[0].items[0].json.data).toEqual({
 			approved: true,

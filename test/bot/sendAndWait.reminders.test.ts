@@ -8,6 +8,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { decodeAnswerToken } from '../../nodes/shared/inChatAnswer';
+
 import { SEED, postbackEvent, signBody } from '../../simulator';
 import { forgetProcessMemoryForTests } from '../../nodes/shared/processMemory';
 import { CLOCK_FIELD, CLOCKS_FIELD } from '../../nodes/shared/inChatClock';
@@ -104,7 +106,8 @@ describe('Remind Approvers', () => {
 		const address = Object.values(clock)[0] as { url: string };
 		expect(address.url).toBe(`${new URL(route!.url).origin}/webhook/${Object.keys(clock)[0]}/webhook`);
 
-		const askedAt = now;
+		// The nonce keeps the question's time to the second.
+		const askedAt = Math.floor(now / 1000) * 1000;
 		const { run, pushes, actions } = await ask(bed, reminders(), { approvalsRequired: 2 });
 		expect(run.error).toBeUndefined();
 		expect(pushes).toHaveLength(1);
@@ -121,7 +124,12 @@ describe('Remind Approvers', () => {
 		expect(byAlice.pushes).toEqual([text(project._id, release._id, 'alice approved: 1 of 2 approvals so far')]);
 
 		const early = await tick(bed, askedAt + 30_000);
-		expect([early.outcome.status, early.outcome.body, early.pushes, early.forwarded]).toEqual([200, { received: 0, message: 'Clock of reminders: 0 of 0 due handed on, 1 waiting', waiting: 1 }, [], []]);
+		expect([early.outcome.status, early.outcome.body, early.pushes, early.forwarded]).toEqual([
+			200,
+			{ received: 0, message: 'Clock of reminders: 0 of 0 due handed on, 0 idle asked', waiting: 1, nextDueAt: askedAt + MINUTE, answeredBy: expect.stringMatching(/^[0-9a-f]{12}$/) },
+			[],
+			[],
+		]);
 
 		const first = await tick(bed, askedAt + MINUTE + 1_000);
 		expect(first.pushes).toEqual([text(project._id, release._id, `Reminder: "${QUESTION}" is still waiting for bob.`)]);
@@ -150,14 +158,15 @@ describe('Remind Approvers', () => {
 
 	it('a hand-over n8n did not take is tried again; one whose answer was lost is not posted again', async () => {
 		const bed = await activeTrigger();
-		const askedAt = now;
+		// The nonce keeps the question's time to the second.
+		const askedAt = Math.floor(now / 1000) * 1000;
 		await ask(bed, reminders({ maxReminders: 3 }), { approvalsRequired: 1 });
 		const reminder = text(project._id, release._id, `Reminder: "${QUESTION}" is still waiting for alice, bob.`);
 		// n8n answers 503 before any node runs (starting up): nothing was posted, the next tick tries again.
 		route!.unavailableNext();
 		const refused = await tick(bed, askedAt + MINUTE + 1_000);
 		expect([refused.pushes, Object.values(kept(bed))]).toEqual([[], [expect.objectContaining({ step: 0, nextAt: new Date(askedAt + MINUTE).toISOString() })]]);
-		expect(bed.logs.map((l) => l.message)).toContainEqual(expect.stringMatching(/could not be handed to it \(n8n answered 503\); the next tick tries again\.$/));
+		expect(bed.logs.map((l) => l.message)).toContainEqual(expect.stringMatching(/could not be handed to it \(n8n answered 503\); the next ticks try again, for an hour at most\.$/));
 		// The node posts, but its answer is lost on the way back (a proxy's 504).
 		route!.loseNextAnswer();
 		const lost = await tick(bed, askedAt + MINUTE + 2_000);
@@ -174,7 +183,8 @@ describe('Remind Approvers', () => {
 
 	it('after n8n was down past several reminders, one tick posts one reminder; a restart keeps the question', async () => {
 		const before = await activeTrigger();
-		const askedAt = now;
+		// The nonce keeps the question's time to the second.
+		const askedAt = Math.floor(now / 1000) * 1000;
 		const { run } = await ask(before, reminders({ maxReminders: 3, reminderText: '{question}: still waiting for {pending}' }));
 		expect(run.error).toBeUndefined();
 		// A restart: nothing in memory, the stored static data remains.
@@ -218,7 +228,8 @@ describe('Remind Approvers', () => {
 
 	it('a reminder long overdue (no tick came) is logged once as a fallback: n8n does not run the clock', async () => {
 		const bed = await activeTrigger();
-		const askedAt = now;
+		// The nonce keeps the question's time to the second.
+		const askedAt = Math.floor(now / 1000) * 1000;
 		await ask(bed, reminders());
 		now = askedAt + 25 * MINUTE;
 		const { raw, signature } = delivery(postbackEvent({ data: 'not an answer', userId: users.bob._id, username: 'bob' }));
@@ -234,18 +245,20 @@ describe('Remind Approvers', () => {
 
 	it('a decided question is done: no reminder after the answer', async () => {
 		const bed = await activeTrigger();
-		const askedAt = now;
+		// The nonce keeps the question's time to the second.
+		const askedAt = Math.floor(now / 1000) * 1000;
 		const { actions } = await ask(bed, reminders(), { approvalsRequired: 1 });
 		const byBob = await tap(bed, actions[0].data, 'bob', askedAt + 5_000);
 		expect(byBob.outcome.body).toEqual({ received: 0, message: 'In-chat answers handed to their waiting executions (resumed); no run started' });
-		expect(Object.values(kept(bed))).toEqual([{ url: expect.any(String), step: 0, nextAt: null, doneAt: askedAt }]);
+		expect(Object.values(kept(bed))).toEqual([{ url: expect.any(String), step: 0, nextAt: null, doneAt: expect.any(Number) }]);
 		const later = await tick(bed, askedAt + MINUTE + 1_000);
 		expect([later.pushes, later.forwarded]).toEqual([[], []]);
 	});
 
 	it('a forged tick reaches nothing: the trigger refuses a wrong signature, the waiting node a payload not signed with the secret', async () => {
 		const bed = await activeTrigger();
-		const askedAt = now;
+		// The nonce keeps the question's time to the second.
+		const askedAt = Math.floor(now / 1000) * 1000;
 		await ask(bed, reminders());
 		const forged = await tick(bed, askedAt + MINUTE + 1_000, 'not the secret');
 		expect([forged.outcome.status, forged.pushes, forged.forwarded]).toEqual([401, [], []]);
@@ -263,9 +276,10 @@ describe('Remind Approvers', () => {
 });
 
 describe('Escalate', () => {
-	it('posts the question again in another group with its buttons; a backup approver counts from then on, not before', async () => {
+	it('posts the question again in another group with buttons of its own; a backup approver counts on those only', async () => {
 		const bed = await activeTrigger();
-		const askedAt = now;
+		// The nonce keeps the question's time to the second.
+		const askedAt = Math.floor(now / 1000) * 1000;
 		const { run, pushes, actions } = await ask(bed, escalation({ postIn: 'group', groupId: project._id, topicId: '' }), { approvalsRequired: 1 });
 		const question = (pushBody(sim, pushes[0]).messages as IDataObject[])[0];
 
@@ -274,16 +288,27 @@ describe('Escalate', () => {
 		expect(early.pushes).toEqual([text(project._id, release._id, 'carol may not answer this request.')]);
 
 		const escalated = await tick(bed, askedAt + 60 * MINUTE + 1_000);
+		const [again] = (((escalated.pushes[0] as IDataObject | undefined)?.messages ?? []) as IDataObject[]).slice(1);
+		const againActions = ((again?.template as IDataObject | undefined)?.actions ?? []) as Array<{ data: string; label: string }>;
+		// The same question with the escalation's answer codes (A, D): same execution, node and nonce.
+		const escalationToken = (data: string) => ({ ...decodeAnswerToken(data)!, signature: '' });
+		expect(againActions.map((action) => [action.label, escalationToken(action.data)])).toEqual(
+			actions.map((action, i) => [action.label, { ...escalationToken(action.data), answer: i === 0 ? 'A' : 'D' }]),
+		);
+		const escalatedQuestion = { ...question, template: { ...(question.template as IDataObject), actions: againActions } };
 		expect(escalated.pushes).toEqual([
 			{
 				gid: project._id,
 				tid: '',
-				messages: [{ type: 'text', text: `Escalated: "${QUESTION}" still needs an answer. carol, your answer counts from now on.` }, question],
+				messages: [{ type: 'text', text: `Escalated: "${QUESTION}" still needs an answer. carol, your answer counts from now on.` }, escalatedQuestion],
 			},
 		]);
 		expect(Object.values(kept(bed))).toEqual([expect.objectContaining({ step: 1, nextAt: null })]);
 
-		const byCarol = await tap(bed, actions[0].data, 'carol', askedAt + 61 * MINUTE);
+		// The question's first message still does not take carol's answer (she was already told why).
+		const onFirst = await tap(bed, actions[0].data, 'carol', askedAt + 61 * MINUTE);
+		expect([onFirst.outcome.body, onFirst.pushes]).toEqual([{ received: 0, message: 'In-chat answers handed to their waiting executions (notAllowed); no run started' }, []]);
+		const byCarol = await tap(bed, againActions[0].data, 'carol', askedAt + 62 * MINUTE);
 		expect(byCarol.outcome.body).toEqual({ received: 0, message: 'In-chat answers handed to their waiting executions (resumed); no run started' });
 		const data = route!.outcomes.at(-1)!.items[0].json.data as IDataObject;
 		expect(data).toEqual({ approved: true, responder: { id: users.carol._id, username: 'carol', source: 'chat' }, respondedAt: byCarol.event.timestamp, ...sentMessage(run) });

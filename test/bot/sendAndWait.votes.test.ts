@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SEED, postbackEvent, signBody } from '../../simulator';
 import { forgetProcessMemoryForTests } from '../../nodes/shared/processMemory';
-import { BALLOTS_FIELD } from '../../nodes/WorkplaceTrigger/ballots';
+import type { Ballot } from '../../nodes/shared/inChatAnswer';
+import { BALLOTS_FIELD, ballotId } from '../../nodes/WorkplaceTrigger/ballots';
 import { RECOUNT_FIELD } from '../../nodes/WorkplaceTrigger/recheck';
 import { useSimulator } from '../helpers/simulator';
 import { callWaitingWebhook, storedExecution } from '../helpers/waiting';
@@ -158,6 +159,10 @@ describe('the trigger keeps counted taps', () => {
 	});
 
 	const stored = (bed: TriggerBed) => bed.storedStaticData?.['node:Workplace Trigger'] as IDataObject | undefined;
+	/** A forwarded tap as the trigger keeps it among the earlier ones: without its event's place. */
+	const asBallot = (body: unknown) => ({ delivery: (body as IDataObject).delivery, signature: (body as IDataObject).signature });
+	/** What the stored copy keeps of a decided question: done, without votes. */
+	const decided = (bed: TriggerBed) => Object.values((stored(bed)?.[BALLOTS_FIELD] as IDataObject | undefined) ?? {});
 	const texts = (replies: Array<{ body?: unknown }>) => replies.map((r) => ((r.body as IDataObject).messages as IDataObject[])[0].text);
 
 	it("alice's tap is counted and kept; bob's carries it along and resumes; then nothing is kept", async () => {
@@ -165,16 +170,16 @@ describe('the trigger keeps counted taps', () => {
 		route = await startWaitingRoute([run]);
 		const bed = trigger(route);
 		const byAlice = await tap(bed, 'Approve', 'alice');
-		expect(route.requests[0].body).toEqual({ delivery: Buffer.from(byAlice.raw).toString('base64'), signature: byAlice.signature });
+		expect(route.requests[0].body).toEqual({ delivery: Buffer.from(byAlice.raw).toString('base64'), signature: byAlice.signature, event: 0 });
 		expect(byAlice.replies.map(replyOf)).toEqual([{ gid: project._id, tid: release._id, messages: [{ type: 'text', text: 'alice approved: 1 of 2 approvals so far' }] }]);
-		expect(Object.values(stored(bed)?.[BALLOTS_FIELD] as IDataObject)).toEqual([{ at: expect.any(Number), ballots: [route.requests[0].body] }]);
+		expect(Object.values(stored(bed)?.[BALLOTS_FIELD] as IDataObject)).toEqual([{ at: expect.any(Number), ballots: [asBallot(route.requests[0].body)] }]);
 		expect(route.resumed).toEqual([]);
 
 		const again = await tap(bed, 'Approve', 'alice');
 		expect(texts(again.replies)).toEqual(['alice, your vote was already counted.']);
 
 		const byBob = await tap(bed, 'Approve', 'bob');
-		expect(route.requests[2].body).toEqual({ delivery: Buffer.from(byBob.raw).toString('base64'), signature: byBob.signature, ballots: [route.requests[0].body] });
+		expect(route.requests[2].body).toEqual({ delivery: Buffer.from(byBob.raw).toString('base64'), signature: byBob.signature, event: 0, ballots: [asBallot(route.requests[0].body)] });
 		expect(route.resumed).toEqual([run.executionId]);
 		const data = route.outcomes[2].items[0].json.data as IDataObject;
 		expect((data.responders as IDataObject[]).map((r) => [r.username, r.approved])).toEqual([
@@ -182,7 +187,7 @@ describe('the trigger keeps counted taps', () => {
 			['bob', true],
 		]);
 		expect(texts(byBob.replies)).toEqual(['Approved by bob']);
-		expect(stored(bed)?.[BALLOTS_FIELD]).toBeUndefined();
+		expect(decided(bed)).toEqual([{ at: expect.any(Number), ballots: [], done: expect.any(Number) }]);
 	});
 
 	it("a restart between the votes: the stored copy still holds alice's tap", async () => {
@@ -194,17 +199,18 @@ describe('the trigger keeps counted taps', () => {
 		const after = trigger(route, {}, before.storedStaticData);
 		const byBob = await tap(after, 'Approve', 'bob');
 		expect(route.resumed).toEqual([run.executionId]);
-		expect((route.requests[1].body as IDataObject).ballots).toEqual([route.requests[0].body]);
+		expect((route.requests[1].body as IDataObject).ballots).toEqual([asBallot(route.requests[0].body)]);
 		expect(texts(byBob.replies)).toEqual(['Approved by bob']);
 	});
 
-	it("two processes count apart (queue mode); a recount reaching either brings the taps together and resumes once", async () => {
+	// Interleaved processes, restarts and older copies: test/approvals/approvals-model.test.ts.
+	it("a recount bringing a tap another process counted: the two taps together resume once", async () => {
 		const { run } = await ask(twoOfThree());
 		route = await startWaitingRoute([run]);
 		// Process A counts alice's tap; process B read the stored copy before A saved it.
 		const processA = trigger(route);
 		await tap(processA, 'Approve', 'alice');
-		const aliceBallot = route.requests[0].body as IDataObject;
+		const aliceBallot = asBallot(route.requests[0].body);
 		forgetProcessMemoryForTests();
 		const processB = trigger(route);
 		const byBob = await tap(processB, 'Approve', 'bob');
@@ -212,27 +218,41 @@ describe('the trigger keeps counted taps', () => {
 		expect(texts(byBob.replies)).toEqual(['bob approved: 1 of 2 approvals so far']);
 		expect(route.resumed).toEqual([]);
 
-		// A's recount, as A posts it to the trigger's URL; B's stored copy lacks alice's tap.
+		// A's recount, as A posts it to the trigger's URL; B's stored copy lacks alice's tap. Each
+		// process holds a tap the other lacks: the one whose own tap has the lower ID hands both on
+		// (their recounts may cross, and n8n 1 would resume twice); the other posts a recount of
+		// both marked as not handed on, which any process hands on.
 		const request = Object.keys(stored(processB)?.[BALLOTS_FIELD] as IDataObject)[0];
+		const bobBallot = asBallot(route.requests[1].body);
+		const signed = (recount: IDataObject) => {
+			const raw = JSON.stringify({ [RECOUNT_FIELD]: recount });
+			return { rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) } };
+		};
 		const raw = JSON.stringify({ [RECOUNT_FIELD]: { request, ballots: [aliceBallot], round: 0 } });
 		sim.log.clear();
-		const outcome = await processB.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) } });
+		let outcome = await processB.deliver(signed({ request, ballots: [aliceBallot], round: 0 }));
 		expect([outcome.status, outcome.runStarted]).toEqual([200, false]);
+		if (ballotId(bobBallot as Ballot) > ballotId(aliceBallot as Ballot)) {
+			expect(outcome.body).toEqual({ received: 0, message: 'Recount of in-chat votes: left to the other process' });
+			expect(route.requests).toHaveLength(2);
+			outcome = await processB.deliver(signed({ request, ballots: [bobBallot, aliceBallot], round: 1, handed: false }));
+		}
 		expect(outcome.body).toEqual({ received: 0, message: 'Recount of in-chat votes: resumed' });
 		expect(route.requests[2].query.via).toBe('chat');
-		expect((route.requests[2].body as IDataObject).ballots).toEqual([route.requests[1].body, aliceBallot]);
+		expect((route.requests[2].body as IDataObject).ballots).toEqual([asBallot(route.requests[1].body), aliceBallot]);
 		expect(route.resumed).toEqual([run.executionId]);
 		expect(texts(sim.log.find({ method: 'POST', path: PUSH }))).toEqual(['Approved by bob']);
-		expect(stored(processB)?.[BALLOTS_FIELD]).toBeUndefined();
+		expect(decided(processB)).toEqual([{ at: expect.any(Number), ballots: [], done: expect.any(Number) }]);
 
-		// A's later recount reaches a process that no longer holds the question: the waiting node
-		// says it is decided, and nothing is written back or posted.
+		// A's later recount reaches a process that no longer holds the question: the stored copy
+		// says it is done, so nothing is handed on, written back or posted.
 		forgetProcessMemoryForTests();
 		sim.log.clear();
 		const late = await processB.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) } });
-		expect(late.body).toEqual({ received: 0, message: expect.stringMatching(/^Recount of in-chat votes: (notWaiting|alreadyAnswered)$/) });
+		expect(late.body).toEqual({ received: 0, message: 'Recount of in-chat votes: done' });
+		expect(route.requests).toHaveLength(3);
 		expect(route.resumed).toEqual([run.executionId]);
-		expect(stored(processB)?.[BALLOTS_FIELD]).toBeUndefined();
+		expect(decided(processB)).toEqual([{ at: expect.any(Number), ballots: [], done: expect.any(Number) }]);
 		expect(sim.log.find({ method: 'POST', path: PUSH })).toHaveLength(0);
 	});
 

@@ -25,7 +25,8 @@ const never = new Promise<never>(() => {});
 /** The reason a watch's timer is aborted with: without one, every abort builds a DOMException. */
 const TIMER_SET_AGAIN = 'timer set again';
 
-async function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or as soon as `signal` aborts (its timer cleared then). */
+export async function pause(ms: number, signal: AbortSignal): Promise<void> {
 	// sleepWithAbort: n8n-workflow 1.8x and later; without it the timer just runs out.
 	if (typeof sleepWithAbort !== 'function') return await sleep(ms);
 	try {

@@ -484,6 +484,18 @@ export function messageOf(sim: Simulator, token: string): { messageId: string } 
 	return { messageId: sentOf(sim, token).messageId };
 }
 
+/**
+ * The message an escalation posted for the question of this token (Options > Escalate): its
+ * buttons carry the same execution, node and nonce with the escalation's answer codes (A, D).
+ */
+export function escalationMessageOf(sim: Simulator, token: string): { messageId: string } {
+	const [prefix, execution, node, nonce] = token.split('.');
+	const escalated = `${[prefix, execution, node, nonce, 'A'].join('.')}.`;
+	const found = [...sim.state.sentMessages()].reverse().find((m) => JSON.stringify(m.content).includes(escalated));
+	if (!found) throw new Error('no sent message carries the escalation\'s buttons of the question');
+	return { messageId: found.id };
+}
+
 /** The message whose buttons carry this token as the push answered it: the `messageId`, `groupId` and `threadId` of the output. */
 export function sentOf(sim: Simulator, token: string): { messageId: string; groupId: string; threadId: string } {
 	const found = sim.state.sentMessages().find((m) => JSON.stringify(m.content).includes(token));

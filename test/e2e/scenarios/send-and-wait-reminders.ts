@@ -20,7 +20,7 @@ import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext } from '../types';
 import { node } from '../workflow';
 import type { ChatCredentials, PushBody, Report } from './send-and-wait-chat';
-import { askInChat, chatWorkflow, checkReport, messageOf, messagesStartingWith, refusedQuestion, sentOf, startChatRun } from './send-and-wait-chat';
+import { askInChat, chatWorkflow, checkReport, escalationMessageOf, messageOf, messagesStartingWith, refusedQuestion, sentOf, startChatRun } from './send-and-wait-chat';
 
 const project = SEED.groups.project;
 const release = project.topics.release;
@@ -90,7 +90,8 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 
 	const firstAt = await pushed(3, 150_000);
 	const secondAt = await pushed(5, 120_000);
-	const carol = await tap('carol', 'Approve');
+	// A backup approver answers on the buttons the escalation posted.
+	const carol = await run.tap({ ...escalationMessageOf(sim, q.approve), label: 'Approve', user: 'carol' });
 	const final = await waitFor(q.executionId, ['success', 'error', 'crashed']);
 	const next = await after(q.executionId, 'After Remind');
 	await sleep(35_000);

@@ -19,7 +19,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { SIGNED_RESUME_URLS, versionAtLeast } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
 import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
-import { RECHECK_DELAYS_MS } from '../../../nodes/WorkplaceTrigger/recheck';
+import { RECHECK_DELAYS_MS } from '../../../nodes/shared/approvals/timing';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import type { TapResult } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';

@@ -17,7 +17,7 @@ import { NodeOperationError, SEND_AND_WAIT_OPERATION, updateDisplayOptions } fro
 import { randomBytes } from 'crypto';
 
 import type { AnswerCode } from '../../../shared/inChatAnswer';
-import { signedAnswerToken } from '../../../shared/inChatAnswer';
+import { MAX_ANSWER_TOKEN_LENGTH, signedAnswerToken } from '../../../shared/inChatAnswer';
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { invalidInput, nameField, requireString, violationsError } from '../../../shared/validation';
@@ -34,7 +34,7 @@ import { readWaitTill } from './sendAndWait/waitTill';
 import { registerWithClock } from './sendAndWait/clock';
 import type { Schedule } from './sendAndWait/schedule';
 import { isScheduled, readSchedule } from './sendAndWait/schedule';
-import { nonceWithTime } from '../../../shared/inChatClock';
+import { timedNonce } from '../../../shared/inChatClock';
 import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions(
@@ -50,9 +50,19 @@ export function timedOutItem(responseType: ResponseType, input: IDataObject = {}
 	return { json: { ...input, data }, pairedItem: { item: 0 } };
 }
 
-/** The token a postback button carries: n8n's signature of this wait's resume URL for that answer. */
-function answerToken(ctx: IExecuteFunctions, nonce: string, answer: AnswerCode): string {
-	return signedAnswerToken((query) => ctx.getSignedResumeUrl(query), { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce }, answer);
+/**
+ * The token a postback button carries: n8n's signature of this wait's resume URL for that answer.
+ * Refused before anything is sent when it is longer than the platform is assumed to keep.
+ */
+function answerToken(ctx: IExecuteFunctions, itemIndex: number, nonce: string, answer: AnswerCode): string {
+	const executionId = String(ctx.getExecutionId());
+	const token = signedAnswerToken((query) => ctx.getSignedResumeUrl(query), { executionId, nodeId: ctx.getNode().id, nonce }, answer);
+	if (token.length <= MAX_ANSWER_TOKEN_LENGTH) return token;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Answer In "Chat" needs an answer token of at most ${MAX_ANSWER_TOKEN_LENGTH} characters in each button's postback data, got ${token.length} (execution ID "${executionId}", ${executionId.length} characters; node ID "${ctx.getNode().id}"). Nothing was sent. Use Answer In "Link", or a node ID that is a UUID (n8n's default).`,
+		{ itemIndex },
+	);
 }
 
 type Recipient = UserReference | { gid: string; tid: string };
@@ -146,15 +156,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	if (inChat) checkApprovalsRequired(this, itemIndex);
 	const schedule = inChat ? readClockSchedule(this, itemIndex) : undefined;
-	const askedAt = Date.now();
 	// With reminders the nonce carries the question's time (signed with it by n8n): the clock's actions count from it.
-	const nonce = schedule ? nonceWithTime(randomBytes(6).toString('base64url'), askedAt) : randomBytes(6).toString('base64url');
+	const { nonce, askedAt } = schedule ? timedNonce(randomBytes(6).toString('base64url'), Date.now()) : { nonce: randomBytes(6).toString('base64url'), askedAt: Date.now() };
 	// Also checks that n8n signs resume URLs (the tokens are made of its signatures).
 	const sign = resumeUrlSigner(this, itemIndex, nonce);
 	const buttons = buttonSpecs(this, itemIndex, responseType).map(
 		(button): SentButton =>
 			inChat && button.answer
-				? { ...button, data: answerToken(this, nonce, button.answer) }
+				? { ...button, data: answerToken(this, itemIndex, nonce, button.answer) }
 				: { ...button, linkUri: sign(button.query) },
 	);
 	const message = { title, text, buttons };

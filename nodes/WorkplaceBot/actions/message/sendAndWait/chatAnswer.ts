@@ -5,8 +5,11 @@
  * 1. n8n's signature of the URL (execution, node, nonce, answer), also checked by n8n itself;
  * 2. the platform's signature of the delivery, with this node's Workplace Webhook API secret,
  *    so someone who learns the URL cannot answer as someone else;
- * 3. a postback event in the delivery carrying this very token;
+ * 3. the postback event the trigger names in the delivery (`event`: a delivery may carry several
+ *    taps) carries this very token; the delivery's taps before it count as earlier ones;
  * 4. who tapped: an allowed approver, else a reply for the chat and no resume;
+ *    Backup approvers (Options > Escalate) count on the buttons the escalation posted only, so
+ *    nobody decides before the chat was told they may;
  * 5. the votes: with Approvals Required above 1, the earlier taps the trigger sent along
  *    (./votes.ts) and this one are counted, a person's second tap is not; until they decide, the
  *    tap is confirmed ("2 of 3 approvals") and the execution keeps waiting;
@@ -21,18 +24,17 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { Answerer, AnswerOutcome, AnswerReply } from '../../../../shared/inChatAnswer';
-import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, answererOf, encodeAnswerToken, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
-import { askedAtOf } from '../../../../shared/inChatClock';
+import type { Answerer, AnswerOutcome, AnswerReply, ForwardedTap } from '../../../../shared/inChatAnswer';
+import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
 import { parseDelivery } from '../../../../shared/delivery';
 import type { Responder } from './answerData';
 import { answerData, waitingMessage } from './answerData';
 import { DEFAULT_CHAT_TEXTS } from './description';
-import { countsAsBackup, readSchedule } from './schedule';
+import { readSchedule } from './schedule';
 import type { DeclineRule, Question, Tally, Vote } from './votes';
-import { ballotVotes, hasVoted, tally, timeOf } from './votes';
+import { ballotVotes, genuineTokens, hasVoted, tally, voteOf, votesOf } from './votes';
 
 function respond(ctx: IWebhookFunctions, status: number, outcome: AnswerOutcome, message: string, reply = ''): IWebhookResponseData {
 	const body: AnswerReply = { outcome, message, reply };
@@ -77,14 +79,14 @@ function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
-/** Who may answer at a tap's time: mayAnswer, and from the escalation on (Options > Escalate) its backup approvers. */
-function mayAnswerAt(ctx: IWebhookFunctions, options: IDataObject, nonce: string): (user: Answerer, at: number) => boolean {
+/**
+ * Whose vote counts: mayAnswer's, and on the buttons the escalation posted (Options > Escalate)
+ * its backup approvers': those buttons exist only once the chat was told they may answer.
+ */
+function countsVote(ctx: IWebhookFunctions, options: IDataObject): (vote: Vote) => boolean {
 	const schedule = readSchedule(options);
-	const escalation = 'rule' in schedule ? undefined : schedule.escalation;
-	const askedAt = askedAtOf(nonce);
-	return (user, at) =>
-		mayAnswer(ctx, user) ||
-		countsAsBackup(escalation, askedAt, at, (entry) => isNamed(entry, user));
+	const backups = 'rule' in schedule ? [] : (schedule.escalation?.backups ?? []);
+	return (vote) => mayAnswer(ctx, vote.user) || (vote.onEscalation && backups.some((entry) => isNamed(entry, vote.user)));
 }
 
 /** Who answered, as n8n names a responder: the postback names an ID and a username, no display name. */
@@ -109,22 +111,20 @@ export async function webhookSecret(ctx: IWebhookFunctions): Promise<string | un
 	}
 }
 
-/** The new tap of a forward: who tapped and their vote, when it is a genuine tap on this message; else the refusal. */
-function readTap(ctx: IWebhookFunctions, secret: string, question: Question, query: Record<string, string>, tap: { raw: Buffer; signature: string }): Vote | IWebhookResponseData {
+/**
+ * The new tap of a forward: the event the trigger names, when it is a genuine tap on this message's
+ * button of the resume URL's answer; else the refusal.
+ */
+function readTap(ctx: IWebhookFunctions, secret: string, question: Question, query: Record<string, string>, tap: ForwardedTap): Vote | IWebhookResponseData {
 	if (checkSignature(secret, tap.raw, tap.signature) !== 'valid') {
 		return respond(ctx, 401, 'invalid', "The delivery's X-Service-Signature does not match the webhook secret of the Send and Wait node");
 	}
 	const delivery = parseDelivery(tap.raw, undefined);
-	const answer = query.answer === 'a' ? 'a' : 'd';
-	const expected = encodeAnswerToken({ ...question, answer, signature: query.signature });
-	const event =
-		delivery.kind === 'bot'
-			? delivery.events.find((e) => e.type === 'postback' && isPlainObject(e.postback) && e.postback.data === expected)
-			: undefined;
-	if (!event) return respond(ctx, 401, 'invalid', "The delivery holds no tap on this message's buttons");
-	const user = answererOf(event);
-	if (user.userId === '' && user.username === '') return respond(ctx, 400, 'invalid', 'The postback event names no user');
-	return { user, approved: answer === 'a', at: timeOf(event) };
+	const event = delivery.kind === 'bot' ? delivery.events[tap.event] : undefined;
+	const genuine = genuineTokens(ctx, question);
+	const vote = event && (event.postback as IDataObject | undefined)?.data === genuine[query.answer as keyof typeof genuine] ? voteOf(event, genuine) : undefined;
+	if (!vote) return respond(ctx, 401, 'invalid', "The delivery's event named by the trigger is no tap on this message's buttons by a named user");
+	return vote;
 }
 
 /** The text posted for a counted vote that did not decide: Vote Counted Reply with its placeholders filled. */
@@ -166,14 +166,14 @@ export async function chatAnswerWebhook(ctx: IWebhookFunctions, query: Record<st
 	}
 	const question: Question = { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce: query.nonce };
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
-	const allowed = mayAnswerAt(ctx, options, query.nonce);
+	const allowed = countsVote(ctx, options);
 
 	let tapped: Vote | undefined;
 	if (forwarded.tap) {
 		const read = readTap(ctx, secret, question, query, forwarded.tap);
 		if (!('user' in read)) return read;
 		tapped = read;
-		if (!allowed(tapped.user, tapped.at)) {
+		if (!allowed(tapped)) {
 			const who = tapped.user.username || tapped.user.userId;
 			return respond(ctx, 200, 'notAllowed', `${who} is not an allowed approver`, fillUser(text(options.notAllowedReply, DEFAULT_CHAT_TEXTS.notAllowed), tapped.user));
 		}
@@ -183,12 +183,14 @@ export async function chatAnswerWebhook(ctx: IWebhookFunctions, query: Record<st
 	if (claims.isAnswered(key)) return alreadyAnswered();
 
 	const { required, rule } = approvalRule(ctx);
-	const earlier = ballotVotes(ctx, secret, question, forwarded.ballots);
+	// The earlier taps: those the trigger holds, and those before this one in its own delivery.
+	const inDelivery = forwarded.tap ? votesOf(ctx, secret, question, forwarded.tap.raw, forwarded.tap.signature, forwarded.tap.event) : [];
+	const earlier = [...ballotVotes(ctx, secret, question, forwarded.ballots), ...inDelivery];
 	const counts = tally(tapped ? [...earlier, tapped] : earlier, required, rule, allowed);
 	if (counts.decision) return claims.claimAnswer(key) ? resumeWith(ctx, counts, options, required) : alreadyAnswered();
 	const status = `${counts.approvals} of ${required} approvals, ${counts.declines} declined`;
 	if (!tapped) return respond(ctx, 200, 'counted', status);
-	if (hasVoted(earlier.filter((vote) => allowed(vote.user, vote.at)), tapped.user)) {
+	if (hasVoted(earlier.filter(allowed), tapped.user)) {
 		return respond(ctx, 200, 'alreadyVoted', 'This person already voted', fillUser(ALREADY_VOTED_REPLY, tapped.user));
 	}
 	return respond(ctx, 200, 'counted', status, countedReply(options, tapped, counts, required));

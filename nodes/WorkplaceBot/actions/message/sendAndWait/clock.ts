@@ -5,7 +5,7 @@
  * 2. when something is due the trigger posts to the node's clock URL (`via=clock`), and
  *    clockWebhook posts what is due (a reminder naming who has not answered; the escalation with
  *    the question again) and answers the new progress. The execution keeps waiting.
- * Backup approvers' taps count from the escalation's time on (chatAnswer.ts).
+ * Backup approvers' taps count on the buttons the escalation posts (chatAnswer.ts).
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -13,6 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { isBallot, signedAnswerToken } from '../../../../shared/inChatAnswer';
 import type { ClockAddress, ClockEntry, ClockReply } from '../../../../shared/inChatClock';
 import { CLOCK_FIELD, askedAtOf, clocksOf, signBody } from '../../../../shared/inChatClock';
+import { CLOCK_POST_TIMEOUT_S, REGISTER_TIMEOUT_MS } from '../../../../shared/approvals/timing';
 import { warnOnce } from '../../../../shared/reliance';
 import { checkSignature } from '../../../../shared/signature';
 import { botRequest } from '../../../../shared/transport/botApi';
@@ -26,11 +27,6 @@ import { actionsOf, dueActions, firstActionAt, readSchedule, splitNames } from '
 import type { Vote } from './votes';
 import { ballotVotes, hasVoted } from './votes';
 
-/** The time limit of the registration with the trigger. */
-const REGISTER_TIMEOUT_MS = 15_000;
-
-/** The time limit of one post of a reminder or an escalation; neither is ever sent twice. */
-const POST_TIMEOUT_SECONDS = 15;
 
 /** The query of the node's clock URL, signed by n8n like the answer buttons' URLs. */
 export function clockQuery(nonce: string): Record<string, string> {
@@ -160,11 +156,11 @@ function pendingNames(ctx: IWebhookFunctions, votes: Vote[], escalated: Escalati
 	return [...new Set(named)].filter((entry) => !votes.some((vote) => isNamed(entry, vote.user)));
 }
 
-/** The question's buttons again, with the same answer tokens (n8n signs the same URLs again). */
+/** The question's buttons again, with the escalation's answer codes (A, D): backup approvers count on these. */
 function questionMessages(ctx: IWebhookFunctions, nonce: string): IDataObject[] {
 	const question = { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce };
 	const buttons = approvalButtons((ctx.getNodeParameter('approvalOptions.values', {}) as IDataObject) ?? {}).map(
-		(button): SentButton => ({ ...button, data: signedAnswerToken((query) => ctx.getSignedResumeUrl(query), question, button.answer!) }),
+		(button): SentButton => ({ ...button, data: signedAnswerToken((query) => ctx.getSignedResumeUrl(query), question, button.answer === 'a' ? 'A' : 'D') }),
 	);
 	return pushMessages({ title: textParameter(ctx, 'title'), text: textParameter(ctx, 'message'), buttons });
 }
@@ -175,7 +171,7 @@ async function post(ctx: IWebhookFunctions, gid: string, tid: string, messages: 
 			method: 'POST',
 			path: '/bot/v2/message/push',
 			body: { gid, tid, messages },
-			policy: { maxRateLimitRetries: 2, maxRetryWaitSeconds: 10, maxServerErrorRetries: 0, timeoutSeconds: POST_TIMEOUT_SECONDS },
+			policy: { maxRateLimitRetries: 2, maxRetryWaitSeconds: 10, maxServerErrorRetries: 0, timeoutSeconds: CLOCK_POST_TIMEOUT_S },
 		});
 		return 'posted';
 	} catch (error) {

@@ -147,9 +147,3 @@ export function dueActions(actions: ClockAction[], step: number, now: number): {
 export function firstActionAt(schedule: Schedule, askedAt: number): number | null {
 	return actionsOf(schedule, askedAt)[0]?.at ?? null;
 }
-
-/** Whether a backup approver's tap at this time counts: after the escalation's time. */
-export function countsAsBackup(escalation: Escalation | undefined, askedAt: number | undefined, at: number, matches: (entry: string) => boolean): boolean {
-	if (!escalation || askedAt === undefined) return false;
-	return at >= askedAt + escalation.afterMs && escalation.backups.some(matches);
-}

@@ -10,7 +10,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Answerer, AnswerCode, Ballot } from '../../../../shared/inChatAnswer';
-import { answererOf, decodeAnswerToken, signedAnswerToken } from '../../../../shared/inChatAnswer';
+import { answererOf, approves, decodeAnswerToken, onEscalation, signedAnswerToken } from '../../../../shared/inChatAnswer';
 import { parseDelivery } from '../../../../shared/delivery';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
@@ -24,6 +24,8 @@ export interface Vote {
 	approved: boolean;
 	/** The tap's time as the platform sent it (ms), else when it was counted. */
 	at: number;
+	/** On the buttons an escalation posted (where backup approvers count). */
+	onEscalation: boolean;
 }
 
 /** The question the taps must be on: this execution, this node, this message (nonce). */
@@ -57,22 +59,32 @@ function genuineToken(ctx: IWebhookFunctions, question: Question, answer: Answer
 	}
 }
 
-/** The taps on this question in one signed delivery; none when the platform's signature does not hold. */
-export function votesOf(ctx: IWebhookFunctions, secret: string, question: Question, raw: Buffer, signature: string): Vote[] {
+/** The vote of one event when it is a genuine tap on this question's buttons (`genuine`: the tokens n8n signs). */
+export function voteOf(event: IDataObject, genuine: Partial<Record<AnswerCode, string>>): Vote | undefined {
+	if (event.type !== 'postback' || !isPlainObject(event.postback) || typeof event.postback.data !== 'string') return undefined;
+	const token = decodeAnswerToken(event.postback.data);
+	if (!token || event.postback.data !== genuine[token.answer]) return undefined;
+	const user = answererOf(event);
+	if (user.userId === '' && user.username === '') return undefined;
+	return { user, approved: approves(token.answer), at: timeOf(event), onEscalation: onEscalation(token.answer) };
+}
+
+/** The tokens of every genuine button of this question (n8n's signatures, made again). */
+export function genuineTokens(ctx: IWebhookFunctions, question: Question): Partial<Record<AnswerCode, string>> {
+	return { a: genuineToken(ctx, question, 'a'), d: genuineToken(ctx, question, 'd'), A: genuineToken(ctx, question, 'A'), D: genuineToken(ctx, question, 'D') };
+}
+
+/**
+ * The taps on this question in one signed delivery (those before its event `before` when given:
+ * the earlier taps of a delivery carrying several); none when the platform's signature does not hold.
+ */
+export function votesOf(ctx: IWebhookFunctions, secret: string, question: Question, raw: Buffer, signature: string, before?: number): Vote[] {
 	if (checkSignature(secret, raw, signature) !== 'valid') return [];
 	const delivery = parseDelivery(raw, undefined);
 	if (delivery.kind !== 'bot') return [];
-	const genuine = { a: genuineToken(ctx, question, 'a'), d: genuineToken(ctx, question, 'd') };
-	const votes: Vote[] = [];
-	for (const event of delivery.events) {
-		if (event.type !== 'postback' || !isPlainObject(event.postback) || typeof event.postback.data !== 'string') continue;
-		const token = decodeAnswerToken(event.postback.data);
-		if (!token || event.postback.data !== genuine[token.answer]) continue;
-		const user = answererOf(event);
-		if (user.userId === '' && user.username === '') continue;
-		votes.push({ user, approved: token.answer === 'a', at: timeOf(event) });
-	}
-	return votes;
+	const genuine = genuineTokens(ctx, question);
+	const events = before === undefined ? delivery.events : delivery.events.slice(0, before);
+	return events.flatMap((event) => voteOf(event, genuine) ?? []);
 }
 
 /** The earlier taps a forward carried, each verified again. */
@@ -96,13 +108,13 @@ export function hasVoted(votes: Vote[], user: Answerer): boolean {
  * `required` approvals approve; a decline declines at once (oneDeclines) or once `required`
  * people declined (countDeclines). Later votes are listed but change no decision.
  */
-export function tally(votes: Vote[], required: number, rule: DeclineRule, mayVote: (user: Answerer, at: number) => boolean): Tally {
+export function tally(votes: Vote[], required: number, rule: DeclineRule, mayVote: (vote: Vote) => boolean): Tally {
 	const seen = new Set<string>();
 	const result: Tally = { counted: [], approvals: 0, declines: 0 };
 	const ordered = votes.map((vote, index) => ({ vote, index })).sort((a, b) => a.vote.at - b.vote.at || a.index - b.index);
 	for (const { vote } of ordered) {
 		const person = personOf(vote.user);
-		if (seen.has(person) || !mayVote(vote.user, vote.at)) continue;
+		if (seen.has(person) || !mayVote(vote)) continue;
 		seen.add(person);
 		result.counted.push(vote);
 		if (vote.approved) result.approvals++;
