@@ -392,17 +392,20 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 }
 
 /**
- * In front of n8n's waiting route: answers the first hand-off 503, passes every later one to n8n as
- * it came. The trigger's check at activation (an OPTIONS, resumeRoute.ts) is passed on and counted
+ * In front of n8n's waiting route: answers the first hand-off 503, passes every later request to
+ * n8n as it came, and counts the hand-offs (the trigger's clock posts to its own URL on this origin
+ * too). The trigger's check at activation (an OPTIONS, resumeRoute.ts) is passed on and counted
  * apart.
  */
 async function unavailableOnce(n8nOrigin: string): Promise<{ url: string; requests: number; checks: number; close(): Promise<void> }> {
 	const target = new URL(n8nOrigin);
 	const standIn = { url: '', requests: 0, checks: 0, close: async () => {} };
 	const server = createServer((req, res) => {
+		// Only hand-offs to n8n's waiting route count: the trigger's clock also posts to its own URL on this origin.
+		const handOff = req.method !== 'OPTIONS' && (req.url ?? '').startsWith('/webhook-waiting/');
 		if (req.method === 'OPTIONS') standIn.checks++;
-		else standIn.requests++;
-		if (req.method !== 'OPTIONS' && standIn.requests === 1) {
+		else if (handOff) standIn.requests++;
+		if (handOff && standIn.requests === 1) {
 			req.resume();
 			res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
 			return;
