@@ -148,7 +148,8 @@ export function approvalsWorkflow(
 	);
 }
 
-export type PushBody = { gid?: string; tid?: string; messages?: Array<{ type?: string; text?: string; template?: { text?: string; actions?: Array<{ type: string; label: string; data?: string }> } }> };
+export type PushedMessage = { type?: string; text?: string; template?: { text?: string; actions?: Array<{ type: string; label: string; data?: string }> } };
+export type PushBody = { gid?: string; tid?: string; messages?: PushedMessage[] };
 
 /** A question Send and Wait pushed: its buttons' tokens and the execution waiting for them. */
 export interface Asked {
@@ -397,17 +398,20 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 }
 
 /**
- * In front of n8n's waiting route: answers the first hand-off 503, passes every later one to n8n as
- * it came. The trigger's check at activation (an OPTIONS, resumeRoute.ts) is passed on and counted
+ * In front of n8n's waiting route: answers the first hand-off 503, passes every later request to
+ * n8n as it came, and counts the hand-offs (the trigger's clock posts to its own URL on this origin
+ * too). The trigger's check at activation (an OPTIONS, resumeRoute.ts) is passed on and counted
  * apart.
  */
 async function unavailableOnce(n8nOrigin: string): Promise<{ url: string; requests: number; checks: number; close(): Promise<void> }> {
 	const target = new URL(n8nOrigin);
 	const standIn = { url: '', requests: 0, checks: 0, close: async () => {} };
 	const server = createServer((req, res) => {
+		// Only hand-offs to n8n's waiting route count: the trigger's clock also posts to its own URL on this origin.
+		const handOff = req.method !== 'OPTIONS' && (req.url ?? '').startsWith('/webhook-waiting/');
 		if (req.method === 'OPTIONS') standIn.checks++;
-		else standIn.requests++;
-		if (req.method !== 'OPTIONS' && standIn.requests === 1) {
+		else if (handOff) standIn.requests++;
+		if (handOff && standIn.requests === 1) {
 			req.resume();
 			res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
 			return;
@@ -494,6 +498,22 @@ export function escalationMessageOf(sim: Simulator, token: string): { messageId:
 	const found = [...sim.state.sentMessages()].reverse().find((m) => JSON.stringify(m.content).includes(escalated));
 	if (!found) throw new Error('no sent message carries the escalation\'s buttons of the question');
 	return { messageId: found.id };
+}
+
+/**
+ * The question as an escalation posts it again: each button's token with the escalation's answer
+ * code (A for a, D for d) for the same execution, node and nonce, taken from `posted` when it has
+ * one (its signature is n8n's, made again); the question unchanged where it has none.
+ */
+export function asEscalated(question: PushedMessage, posted: PushedMessage | undefined): PushedMessage {
+	const postedData = (posted?.template?.actions ?? []).map((action) => action.data ?? '');
+	const copy = JSON.parse(JSON.stringify(question)) as PushedMessage;
+	for (const action of copy.template?.actions ?? []) {
+		const [prefix, execution, node, nonce, answer] = (action.data ?? '').split('.');
+		const escalated = `${[prefix, execution, node, nonce, (answer ?? '').toUpperCase()].join('.')}.`;
+		action.data = postedData.find((data) => data.startsWith(escalated)) ?? action.data;
+	}
+	return copy;
 }
 
 /** The message whose buttons carry this token as the push answered it: the `messageId`, `groupId` and `threadId` of the output. */
