@@ -76,11 +76,11 @@ import {
 import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
 import { approvalsWorkflow, escalationMessageOf } from '../test/e2e/scenarios/send-and-wait-chat';
-import { decodeAnswerToken } from '../nodes/shared/inChatAnswer';
-import { askedAtOf } from '../nodes/shared/inChatClock';
-import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/ballots';
+import { decodeAnswerToken } from '../nodes/shared/approvals/tapProtocol';
+import { askedAtOf } from '../nodes/shared/approvals/clockProtocol';
+import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/approvals/votesStore';
 import { RECHECK_DELAYS_MS } from '../nodes/shared/approvals/timing';
-import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/reminderStore';
+import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/approvals/remindersStore';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {

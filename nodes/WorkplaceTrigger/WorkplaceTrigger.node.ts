@@ -14,11 +14,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSecret';
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
-import { recordClockAddress, startClock } from './clock';
+import { recordClockAddress, startClock } from './approvals/reminderClock';
 import { runStarted } from './pacing';
 import { checkResumeRoute } from './resumeRoute';
 import { assertWebhookCredential } from './secret';
-import { receiveDelivery } from './webhook';
+import { receiveDelivery } from './receiveDelivery';
 
 export class WorkplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -16,7 +16,7 @@ import type { IHookFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { displayUrl } from '../shared/credentialTests/probe';
 import { processMap } from '../shared/processMemory';
 import { TIMED_OUT, Watchdog, withinLimit } from '../shared/transport/timeLimit';
-import { waitingBase } from './answers';
+import { waitingBase } from './approvals/handOn';
 import { logTrigger, logTriggerOnce } from './log';
 
 /** The longest an activation waits for the check. */

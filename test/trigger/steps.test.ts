@@ -8,8 +8,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { signBody } from '../../simulator';
 import { parseDelivery } from '../../nodes/shared/delivery';
 import type { BotDelivery, UserDelivery } from '../../nodes/shared/delivery';
-import type { Fresh, Receipt } from '../../nodes/WorkplaceTrigger/webhook';
-import { deduplicate, selectEvents, verifySignature } from '../../nodes/WorkplaceTrigger/webhook';
+import type { Fresh, Receipt } from '../../nodes/WorkplaceTrigger/receiveDelivery';
+import { deduplicate, selectEvents, verifySignature } from '../../nodes/WorkplaceTrigger/receiveDelivery';
 
 interface Answered {
 	status?: number;

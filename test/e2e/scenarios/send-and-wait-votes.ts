@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { SIGNED_RESUME_URLS, versionAtLeast } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
-import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import { decodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import { SEED } from '../../../simulator';
 import type { TapResult } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';

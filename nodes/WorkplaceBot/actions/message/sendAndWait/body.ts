@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { AnswerCode } from '../../../../shared/inChatAnswer';
+import type { AnswerCode } from '../../../../shared/approvals/tapProtocol';
 import type { FieldName, FieldPath } from '../../../../shared/validation';
 import { violationsError, wirePath } from '../../../../shared/validation';
 import { validateMessages } from '../validate';

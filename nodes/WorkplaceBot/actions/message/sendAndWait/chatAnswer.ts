@@ -24,8 +24,8 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { Answerer, AnswerOutcome, AnswerReply, ForwardedTap } from '../../../../shared/inChatAnswer';
-import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
+import type { Answerer, AnswerOutcome, AnswerReply, ForwardedTap } from '../../../../shared/approvals/tapProtocol';
+import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, fillUser, readForwardedDelivery } from '../../../../shared/approvals/tapProtocol';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
 import { parseDelivery } from '../../../../shared/delivery';

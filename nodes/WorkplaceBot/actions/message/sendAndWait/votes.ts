@@ -9,8 +9,8 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import type { Answerer, AnswerCode, Ballot } from '../../../../shared/inChatAnswer';
-import { answererOf, approves, decodeAnswerToken, onEscalation, signedAnswerToken } from '../../../../shared/inChatAnswer';
+import type { Answerer, AnswerCode, Ballot } from '../../../../shared/approvals/tapProtocol';
+import { answererOf, approves, decodeAnswerToken, onEscalation, signedAnswerToken } from '../../../../shared/approvals/tapProtocol';
 import { parseDelivery } from '../../../../shared/delivery';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';

@@ -4,10 +4,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ClockEntry } from '../shared/inChatClock';
-import { DONE_KEPT_MS } from '../shared/approvals/timing';
-import { processMap } from '../shared/processMemory';
-import { isPlainObject } from '../shared/validation';
+import type { ClockEntry } from '../../shared/approvals/clockProtocol';
+import { DONE_KEPT_MS } from '../../shared/approvals/timing';
+import { processMap } from '../../shared/processMemory';
+import { isPlainObject } from '../../shared/validation';
 
 /** The static data field: request (execution:node:nonce) -> ClockEntry. */
 export const REMINDERS_FIELD = 'inChatReminders';

@@ -10,9 +10,10 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isBallot, signedAnswerToken } from '../../../../shared/inChatAnswer';
-import type { ClockAddress, ClockEntry, ClockReply } from '../../../../shared/inChatClock';
-import { CLOCK_FIELD, askedAtOf, clocksOf, signBody } from '../../../../shared/inChatClock';
+import { isBallot, signedAnswerToken } from '../../../../shared/approvals/tapProtocol';
+import type { ClockAddress, ClockEntry, ClockReply } from '../../../../shared/approvals/clockProtocol';
+import { askedAtOf, clocksOf, signBody } from '../../../../shared/approvals/clockProtocol';
+import { ownMessageBody } from '../../../../shared/approvals/ownMessages';
 import { CLOCK_POST_TIMEOUT_S, REGISTER_TIMEOUT_MS } from '../../../../shared/approvals/timing';
 import { warnOnce } from '../../../../shared/reliance';
 import { checkSignature } from '../../../../shared/signature';
@@ -108,7 +109,7 @@ export async function registerWithClock(ctx: IExecuteFunctions, itemIndex: numbe
 	if (!clock) throw new NodeOperationError(ctx.getNode(), NO_CLOCK, { itemIndex });
 	const nextAt = firstActionAt(schedule, askedAt);
 	const entry: ClockEntry = { url: clockUrl, step: 0, nextAt: nextAt === null ? null : new Date(nextAt).toISOString() };
-	const body = JSON.stringify({ [CLOCK_FIELD]: { register: entry } });
+	const body = ownMessageBody({ kind: 'register', entry });
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: clock.url,

@@ -16,11 +16,11 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Ballot } from '../shared/inChatAnswer';
-import { MAX_BALLOTS, isBallot } from '../shared/inChatAnswer';
-import { CHECK_IDLE_QUESTION_AFTER_MS, DONE_KEPT_MS, GIVE_UP_UNREACHABLE_AFTER_MS, HOLD_MS } from '../shared/approvals/timing';
-import { processMap } from '../shared/processMemory';
-import { isPlainObject } from '../shared/validation';
+import type { Ballot } from '../../shared/approvals/tapProtocol';
+import { MAX_BALLOTS, isBallot } from '../../shared/approvals/tapProtocol';
+import { CHECK_IDLE_QUESTION_AFTER_MS, DONE_KEPT_MS, GIVE_UP_UNREACHABLE_AFTER_MS, HOLD_MS } from '../../shared/approvals/timing';
+import { processMap } from '../../shared/processMemory';
+import { isPlainObject } from '../../shared/validation';
 
 /** The static data field: request (execution:node:nonce) -> { at: last change (ms), ballots, done? }. */
 export const BALLOTS_FIELD = 'inChatBallots';
