@@ -75,7 +75,8 @@ import {
 } from '../test/e2e/scenarios/trigger-memory';
 import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
-import { approvalsWorkflow, escalationMessageOf } from '../test/e2e/scenarios/send-and-wait-chat';
+import type { PushedMessage } from '../test/e2e/scenarios/send-and-wait-chat';
+import { approvalsWorkflow, asEscalated, escalationMessageOf } from '../test/e2e/scenarios/send-and-wait-chat';
 import { decodeAnswerToken } from '../nodes/shared/approvals/tapProtocol';
 import { askedAtOf } from '../nodes/shared/approvals/clockProtocol';
 import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/approvals/votesStore';
@@ -924,7 +925,8 @@ async function inChatRemindersPhase(cluster: QueueCluster, inst: N8nInstall, sim
 		posted.map((r) => r.body as PushBody),
 		[
 			text(`Reminder: "${question}" is still waiting for alice, bob.`),
-			{ gid: project._id, tid: topic._id, messages: [{ type: 'text', text: `Escalated: "${question}" still needs an answer. carol, your answer counts from now on.` }, asked.messages?.[0]] },
+			// The question again with buttons of its own (the escalation's answer codes), on which carol counts.
+			{ gid: project._id, tid: topic._id, messages: [{ type: 'text', text: `Escalated: "${question}" still needs an answer. carol, your answer counts from now on.` }, asEscalated(asked.messages![0] as PushedMessage, (posted[1]?.body as PushBody | undefined)?.messages?.[1] as PushedMessage | undefined)] },
 			text(`Reminder: "${question}" is still waiting for alice, bob, carol.`),
 			text('Approved by carol'),
 		],

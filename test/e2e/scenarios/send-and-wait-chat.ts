@@ -142,7 +142,8 @@ export function approvalsWorkflow(
 	);
 }
 
-export type PushBody = { gid?: string; tid?: string; messages?: Array<{ type?: string; text?: string; template?: { text?: string; actions?: Array<{ type: string; label: string; data?: string }> } }> };
+export type PushedMessage = { type?: string; text?: string; template?: { text?: string; actions?: Array<{ type: string; label: string; data?: string }> } };
+export type PushBody = { gid?: string; tid?: string; messages?: PushedMessage[] };
 
 /** A question Send and Wait pushed: its buttons' tokens and the execution waiting for them. */
 export interface Asked {
@@ -488,6 +489,22 @@ export function escalationMessageOf(sim: Simulator, token: string): { messageId:
 	const found = [...sim.state.sentMessages()].reverse().find((m) => JSON.stringify(m.content).includes(escalated));
 	if (!found) throw new Error('no sent message carries the escalation\'s buttons of the question');
 	return { messageId: found.id };
+}
+
+/**
+ * The question as an escalation posts it again: each button's token with the escalation's answer
+ * code (A for a, D for d) for the same execution, node and nonce, taken from `posted` when it has
+ * one (its signature is n8n's, made again); the question unchanged where it has none.
+ */
+export function asEscalated(question: PushedMessage, posted: PushedMessage | undefined): PushedMessage {
+	const postedData = (posted?.template?.actions ?? []).map((action) => action.data ?? '');
+	const copy = JSON.parse(JSON.stringify(question)) as PushedMessage;
+	for (const action of copy.template?.actions ?? []) {
+		const [prefix, execution, node, nonce, answer] = (action.data ?? '').split('.');
+		const escalated = `${[prefix, execution, node, nonce, (answer ?? '').toUpperCase()].join('.')}.`;
+		action.data = postedData.find((data) => data.startsWith(escalated)) ?? action.data;
+	}
+	return copy;
 }
 
 /** The message whose buttons carry this token as the push answered it: the `messageId`, `groupId` and `threadId` of the output. */

@@ -20,7 +20,7 @@ import { triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext } from '../types';
 import { node } from '../workflow';
 import type { ChatCredentials, PushBody, Report } from './send-and-wait-chat';
-import { askInChat, chatWorkflow, checkReport, escalationMessageOf, messageOf, messagesStartingWith, refusedQuestion, sentOf, startChatRun } from './send-and-wait-chat';
+import { asEscalated, askInChat, chatWorkflow, checkReport, escalationMessageOf, messageOf, messagesStartingWith, refusedQuestion, sentOf, startChatRun } from './send-and-wait-chat';
 
 const project = SEED.groups.project;
 const release = project.topics.release;
@@ -103,7 +103,8 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 		text('alice approved: 1 of 2 approvals so far'),
 		text('carol may not answer this request.'),
 		text('Reminder: "remind Ship release 3.0 tonight?" is still waiting for bob.'),
-		{ gid: project._id, tid: release._id, messages: [{ type: 'text', text: escalationText }, q.push.messages![0]] },
+		// The question again, with buttons of its own (the escalation's answer codes), on which carol counts.
+		{ gid: project._id, tid: release._id, messages: [{ type: 'text', text: escalationText }, asEscalated(q.push.messages![0], got[3]?.messages?.[1])] },
 		text('Reminder: "remind Ship release 3.0 tonight?" is still waiting for bob, carol.'),
 		text('Approved by carol'),
 	];
