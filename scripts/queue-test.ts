@@ -718,7 +718,7 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	const posted = pushBodies(sim).slice(pushesBefore);
 	const outcomes = taps.map((t) => /\((\w+)\)/.exec(t.body)?.[1] ?? `status ${t.status}`);
 	const stored = (await storedStaticDataOf(cluster.main, workflowId)) as Record<string, Record<string, unknown> | undefined>;
-	// Measured, not a promise: a process still holding taps of a decided question writes them back (ballots.ts).
+	// Measured, not a promise: a process still holding taps of a decided question writes them back (approvals/votesStore.ts).
 	const keptTaps = Object.values(stored)
 		.flatMap((node) => Object.values((node?.[BALLOTS_FIELD] as Record<string, { ballots?: Array<{ delivery: string }> }> | undefined) ?? {}))
 		.flatMap((entry) => entry.ballots ?? [])

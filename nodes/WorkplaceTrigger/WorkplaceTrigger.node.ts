@@ -94,7 +94,7 @@ export class WorkplaceTrigger implements INodeType {
 		},
 	};
 
-	// The clock of reminders and escalation of in-chat approvals (clock.ts): n8n runs trigger() for
+	// The clock of reminders and escalation of in-chat approvals (approvals/reminderClock.ts): n8n runs trigger() for
 	// an active workflow on the process that runs triggers, and again after a restart.
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		return await startClock(this);

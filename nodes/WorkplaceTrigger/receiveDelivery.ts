@@ -275,7 +275,7 @@ export interface Receipt {
 	staticData: IDataObject;
 	scope: string;
 	production: boolean;
-	/** Counted in-chat votes (ballots.ts), kept in production only. */
+	/** Counted in-chat votes (approvals/votesStore.ts), kept in production only. */
 	ballots: BallotStore;
 }
 

@@ -1,6 +1,6 @@
 /**
  * When the trigger is activated (published on n8n 2), it checks that its process reaches n8n's
- * waiting route, where it hands on taps on in-chat answer buttons (answers.ts). Taps can come to
+ * waiting route, where it hands on taps on in-chat answer buttons (approvals/handOn.ts). Taps can come to
  * any Workplace Trigger of the bot, whatever its Events, so every trigger checks.
  *
  * The request is OPTIONS to `<waiting base>/0/<node ID>`: n8n's webhook request handler

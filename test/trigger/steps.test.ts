@@ -1,5 +1,5 @@
 /**
- * The steps of a delivery (nodes/WorkplaceTrigger/webhook.ts), each alone with a small stand-in
+ * The steps of a delivery (nodes/WorkplaceTrigger/receiveDelivery.ts), each alone with a small stand-in
  * for n8n's webhook context: the signature, the selection of events and the duplicates. The
  * whole path runs in trigger.test.ts through the trigger bed.
  */

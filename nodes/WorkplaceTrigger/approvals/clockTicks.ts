@@ -1,10 +1,10 @@
 /**
  * The questions with reminders or escalation (Send and Wait, Options > Remind Approvers and
  * Escalate) this trigger's clock keeps, in its static data: each with the waiting node's signed
- * clock URL and its progress (../shared/inChatClock.ts). Messages to the clock come signed with
+ * clock URL and its progress (../../shared/approvals/clockProtocol.ts). Messages to the clock come signed with
  * the webhook secret, through the trigger's own URL, so they reach any n8n process:
  * - `register`: a Send and Wait keeps its question here before it sends it;
- * - `tick` (clock.ts, every 30 s on the process that runs triggers): due questions are posted to
+ * - `tick` (reminderClock.ts, every 30 s on the process that runs triggers): due questions are posted to
  *   their waiting node, which posts the reminder or escalation and answers its new progress;
  * - `keep`: a process that changed a question posts it again 3 s and 45 s later, since n8n
  *   saves static data whole and a delivery saved meanwhile by another process may have dropped it.
@@ -61,7 +61,7 @@ const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
 /**
  * Where to post a tick: the waiting node's clock URL (execution, node, signed query) under n8n's
  * base URL of waiting executions as the trigger reaches it (its Resume Base URL, else derived from
- * its own URL), as taps are posted (answers.ts).
+ * its own URL), as taps are posted (handOn.ts).
  */
 function tickTarget(ctx: IWebhookFunctions, entry: ClockEntry, resumeBaseUrl: unknown): { url: string; host?: string } | undefined {
 	const base = waitingBase(ctx, resumeBaseUrl);
@@ -131,7 +131,7 @@ function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request:
 /**
  * A tick: the due questions go to their waiting nodes, one at a time, those started within
  * TICK_START_WITHIN_MS; then questions whose votes changed nothing for a while are asked whether
- * they still wait (ballots.ts), so that stopped or timed-out ones end.
+ * they still wait (votesStore.ts), so that stopped or timed-out ones end.
  */
 async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: BallotStore, resumeBaseUrl: unknown): Promise<string> {
 	const startedAt = Date.now();

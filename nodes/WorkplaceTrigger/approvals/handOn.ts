@@ -142,7 +142,7 @@ export async function handOn(ctx: IWebhookFunctions, token: AnswerToken, body: F
 /** What the kept taps of a question become after an outcome: kept with this one when counted, done once decided. */
 export function afterOutcome(ctx: IWebhookFunctions, store: BallotStore, request: string, outcome: AnswerResult['outcome'], counted: Ballot[]): void {
 	if (outcome === 'counted') {
-		// The clock asks later whether the question still waits (ballots.ts, idleQuestions).
+		// The clock asks later whether the question still waits (votesStore.ts, idleQuestions).
 		armClock(store.scope, Date.now() + CHECK_IDLE_QUESTION_AFTER_MS);
 		if (keepBallots(store, request, counted) > 0) {
 			logTrigger(ctx, 'warn', `more than ${MAX_REQUESTS} in-chat approvals are counting votes: the votes of the oldest were dropped (its approvers must tap again). Questions left unanswered count against this limit until their execution ends.`);

@@ -88,7 +88,7 @@ export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, st
 }
 
 /**
- * The clock's question to a waiting node whose votes changed nothing for a while (ballots.ts,
+ * The clock's question to a waiting node whose votes changed nothing for a while (votesStore.ts,
  * idleQuestions): its votes counted again. Decided, or no longer waiting (stopped, timed out): the
  * question is done and its votes go; no answer: asked again later, given up after a while.
  */

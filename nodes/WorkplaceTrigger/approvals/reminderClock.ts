@@ -1,10 +1,10 @@
 /**
- * The trigger's clock for reminders and escalation of in-chat approvals (../shared/inChatClock.ts
+ * The trigger's clock for reminders and escalation of in-chat approvals (../../shared/approvals/clockProtocol.ts
  * says why the clock must be an active trigger). When n8n registers the webhook for production,
  * recordClockAddress writes where the trigger listens into the workflow's static data, for Send
  * and Wait to find. n8n runs trigger() on the process that runs triggers (the leader in queue
  * mode) and again after a restart: every CLOCK_TICK it posts a signed tick to the trigger's own
- * URL, which any process answers from the stored questions (reminders.ts); the answer says when
+ * URL, which any process answers from the stored questions (clockTicks.ts); the answer says when
  * the next one is due. Idle (nothing due) it posts nothing once ALONE_AFTER_OWN_ANSWERS ticks were
  * answered by its own process (one n8n process), and every IDLE_TICK_MS once another process
  * answered one (queue mode: questions registered there are seen within that).

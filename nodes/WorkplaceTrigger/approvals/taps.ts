@@ -84,7 +84,7 @@ async function oneAtATime<T>(request: string, work: () => Promise<T>): Promise<T
 
 /**
  * Hands one tap to its waiting execution, with the earlier counted taps of the same question, and
- * posts what the bot should say. A counted tap is kept; in production, recount.ts checks later
+ * posts what the bot should say. A counted tap is kept; in production, recounts.ts checks later
  * that no other process counted taps this one did not see.
  */
 export async function handleAnswer(

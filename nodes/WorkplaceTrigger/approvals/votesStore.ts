@@ -10,7 +10,7 @@
  * stored copy before a tap was added would drop that tap there; so every delivery of the trigger
  * writes back what this process holds (for HOLD_MS, when it starts and when it ends), and one
  * process alone never loses a tap. Several processes (queue mode) each hold only their own taps:
- * recount.ts brings them together. A decided or ended question is kept as done, without its
+ * recounts.ts brings them together. A decided or ended question is kept as done, without its
  * taps, for DONE_KEPT_MS, so that an older copy saved meanwhile cannot bring its taps back.
  */
 import { createHash } from 'crypto';

@@ -1,7 +1,7 @@
 /**
  * Message > Send and Wait for Response: sends one buttons message (from the first input item)
  * to a user's direct chat or a group thread, then puts the execution to wait until the node's
- * webhook (./sendAndWait/webhook.ts) gets the answer or the wait time runs out.
+ * webhook (./sendAndWait/resumeWebhook.ts) gets the answer or the wait time runs out.
  *
  * Outputs after the wait (./sendAndWait/answerData.ts): approval `{data: {approved, responder,
  * respondedAt, messageId, groupId, threadId}}`, free text `{data: {text, …}}`, custom form

@@ -1,7 +1,7 @@
 /**
  * Reminders and escalation of an in-chat approval (Options > Remind Approvers, Options > Escalate):
  * 1. before the question is sent, registerWithClock hands it to the clock of the workflow's
- *    Workplace Trigger (../../../../shared/inChatClock.ts says why the clock is the trigger's);
+ *    Workplace Trigger (../../../../shared/approvals/clockProtocol.ts says why the clock is the trigger's);
  * 2. when something is due the trigger posts to the node's clock URL (`via=clock`), and
  *    clockWebhook posts what is due (a reminder naming who has not answered; the escalation with
  *    the question again) and answers the new progress. The execution keeps waiting.
@@ -45,7 +45,7 @@ function clockTriggers(ctx: IExecuteFunctions): INode[] | undefined {
 }
 
 /**
- * A trigger's production URL as the trigger itself works it out (WorkplaceTrigger/recheck.ts,
+ * A trigger's production URL as the trigger itself works it out (WorkplaceTrigger/approvals/ownUrl.ts,
  * ownUrl): under the host of n8n's resume URLs, with n8n's default endpoint names
  * (`/webhook-waiting` there, `/webhook/<webhookId>/webhook` here), on the origin of the trigger's
  * Resume Base URL when that is set.
