@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { parseExecutionData } from '../../../bench/lib';
 import { findInstalled, SIGNED_RESUME_URLS, targetFor, versionAtLeast } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
-import { decodeAnswerToken, encodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import { decodeAnswerToken, encodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import { messageEvent, postbackEvent, SEED, sendWebhook } from '../../../simulator';
 import type { Simulator, TapRequest, TapResult } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';

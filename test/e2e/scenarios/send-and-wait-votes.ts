@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { SIGNED_RESUME_URLS, versionAtLeast } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
-import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import { decodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import { SEED } from '../../../simulator';
 import type { TapResult } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
@@ -174,7 +174,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	check('veto: the taps started no run', (await executions()) === runs);
 
 	// 3. Count declines: one decline does not decide, the second does. Bob taps only after the
-	//    trigger's first recount (3 s after a counted tap, recheck.ts): it finds nothing new, so
+	//    trigger's first recount (3 s after a counted tap, approvals/recounts.ts): it finds nothing new, so
 	//    it posts nothing and resumes nothing.
 	const count = await ask('count Ship release 1.9 on Tuesday?');
 	runs = await executions();
