@@ -525,11 +525,11 @@ export const scenario = triggerServerScenario({
 	check: checkReport('in-chat approvals'),
 });
 
-/** A scenario's check of its Report: the refusal on n8n older than 1.107, else the lines printed under `title` and every check. */
+/** A scenario's check of its Report: the refusal on n8n older than 1.107, else the lines printed under `title`; then every check. */
 export function checkReport(title: string): (report: Report, ctx: ScenarioContext) => void {
 	return (report, ctx) => {
-		if (report.refused) return checkRefusal(report.refused, ctx.n8nVersion);
-		process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] ${title}:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
+		if (report.refused) checkRefusal(report.refused, ctx.n8nVersion);
+		else process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] ${title}:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
 		for (const c of report.checks) assert.ok(c.ok, c.what);
 	};
 }
