@@ -81,11 +81,11 @@ import { pseudoRandomBytes, sha256 } from '../test/e2e/workplace';
 import { askWorkflow, BROWSER, executionIdOf, pushedTemplate } from '../test/e2e/scenarios/send-and-wait';
 import type { PushedMessage } from '../test/e2e/scenarios/send-and-wait-chat';
 import { approvalsWorkflow, asEscalated, escalationMessageOf } from '../test/e2e/scenarios/send-and-wait-chat';
-import { decodeAnswerToken } from '../nodes/shared/inChatAnswer';
-import { askedAtOf } from '../nodes/shared/inChatClock';
-import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/ballots';
+import { decodeAnswerToken } from '../nodes/shared/approvals/tapProtocol';
+import { askedAtOf } from '../nodes/shared/approvals/clockProtocol';
+import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/approvals/votesStore';
 import { RECHECK_DELAYS_MS } from '../nodes/shared/approvals/timing';
-import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/reminderStore';
+import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/approvals/remindersStore';
 import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
@@ -750,7 +750,7 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	const { voters, started, taps, outcomes, final, resumedAfter, jobs, after } = await tapsOnBothProcesses(cluster, inst, sim, chat, executionId, messageId, ['alice', 'bob']);
 	const posted = pushBodies(sim).slice(pushesBefore);
 	const stored = (await storedStaticDataOf(cluster.main, workflowId)) as Record<string, Record<string, unknown> | undefined>;
-	// Measured, not a promise: a process still holding taps of a decided question writes them back (ballots.ts).
+	// Measured, not a promise: a process still holding taps of a decided question writes them back (approvals/votesStore.ts).
 	const keptTaps = Object.values(stored)
 		.flatMap((node) => Object.values((node?.[BALLOTS_FIELD] as Record<string, { ballots?: Array<{ delivery: string }> }> | undefined) ?? {}))
 		.flatMap((entry) => entry.ballots ?? [])

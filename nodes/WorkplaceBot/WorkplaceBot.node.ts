@@ -17,7 +17,7 @@ import * as groupMessage from './actions/groupMessage';
 import * as image from './actions/image';
 import * as message from './actions/message';
 import { SEND_AND_WAIT_WEBHOOKS } from './actions/message/sendAndWait/description';
-import { sendAndWaitWebhook } from './actions/message/sendAndWait/webhook';
+import { sendAndWaitWebhook } from './actions/message/sendAndWait/resumeWebhook';
 import * as user from './actions/user';
 import { searchThreads } from './methods/listSearch';
 import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSecret';

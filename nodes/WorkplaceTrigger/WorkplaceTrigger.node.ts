@@ -14,11 +14,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSecret';
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
-import { recordClockAddress, startClock } from './clock';
+import { recordClockAddress, startClock } from './approvals/reminderClock';
 import { runStarted } from './pacing';
 import { checkResumeRoute } from './resumeRoute';
 import { assertWebhookCredential } from './secret';
-import { receiveDelivery } from './webhook';
+import { receiveDelivery } from './receiveDelivery';
 
 export class WorkplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -94,7 +94,7 @@ export class WorkplaceTrigger implements INodeType {
 		},
 	};
 
-	// The clock of reminders and escalation of in-chat approvals (clock.ts): n8n runs trigger() for
+	// The clock of reminders and escalation of in-chat approvals (approvals/reminderClock.ts): n8n runs trigger() for
 	// an active workflow on the process that runs triggers, and again after a restart.
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		return await startClock(this);

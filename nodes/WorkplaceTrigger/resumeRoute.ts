@@ -1,6 +1,6 @@
 /**
  * When the trigger is activated (published on n8n 2), it checks that its process reaches n8n's
- * waiting route, where it hands on taps on in-chat answer buttons (answers.ts). Taps can come to
+ * waiting route, where it hands on taps on in-chat answer buttons (approvals/handOn.ts). Taps can come to
  * any Workplace Trigger of the bot, whatever its Events, so every trigger checks.
  *
  * The request is OPTIONS to `<waiting base>/0/<node ID>`: n8n's webhook request handler
@@ -16,7 +16,7 @@ import type { IHookFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { displayUrl } from '../shared/credentialTests/probe';
 import { processMap } from '../shared/processMemory';
 import { TIMED_OUT, Watchdog, withinLimit } from '../shared/transport/timeLimit';
-import { waitingBase } from './answers';
+import { waitingBase } from './approvals/handOn';
 import { logTrigger, logTriggerOnce } from './log';
 
 /** The longest an activation waits for the check. */

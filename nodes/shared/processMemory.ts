@@ -2,7 +2,7 @@
  * What the package keeps in an n8n process beyond one node run, each a map made here: the bot
  * tokens (transport/token.ts), the Workplace Trigger's received events and direct chats
  * (WorkplaceTrigger/dedupe.ts) and its signing secrets (WorkplaceTrigger/secret.ts), and the
- * answered Send and Wait messages (WorkplaceBot/actions/message/sendAndWait/webhook.ts), the
+ * answered Send and Wait messages (WorkplaceBot/actions/message/sendAndWait/resumeWebhook.ts), the
  * fallbacks already reported (reliance.ts) and the waiting routes that answered the trigger's
  * check (WorkplaceTrigger/resumeRoute.ts). Each module bounds its map. (The trigger's pacing.ts
  * also learns once per process where runs start.)

@@ -16,7 +16,7 @@ export type Reliance =
 	| 'pacingRuns'
 	/** n8n writes the token the credential fetched into the data the call was given (transport/tokenCall.ts). */
 	| 'tokenWrittenBack'
-	/** n8n has read a delivery's raw body (req.rawBody) before calling webhook() (WorkplaceTrigger/webhook.ts). */
+	/** n8n has read a delivery's raw body (req.rawBody) before calling webhook() (WorkplaceTrigger/receiveDelivery.ts). */
 	| 'rawBody'
 	/** `{{ $json.field }}` in a parameter is the input item's field, as n8n documents `$json` (parameters.ts). */
 	| 'inputFieldExpressions'

@@ -17,9 +17,9 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { CHECK_IDLE_QUESTION_AFTER_MS, RECHECK_DELAYS_MS } from '../../nodes/shared/approvals/timing';
 import { forgetProcessMemoryForTests } from '../../nodes/shared/processMemory';
-import { sendAndWaitWebhook } from '../../nodes/WorkplaceBot/actions/message/sendAndWait/webhook';
-import { startClock } from '../../nodes/WorkplaceTrigger/clock';
-import { receiveDelivery } from '../../nodes/WorkplaceTrigger/webhook';
+import { sendAndWaitWebhook } from '../../nodes/WorkplaceBot/actions/message/sendAndWait/resumeWebhook';
+import { startClock } from '../../nodes/WorkplaceTrigger/approvals/reminderClock';
+import { receiveDelivery } from '../../nodes/WorkplaceTrigger/receiveDelivery';
 import type { Delivery, Execution } from './n8n-model';
 import { N8nModel } from './n8n-model';
 import type { Plan, QuestionPlan } from './schedules';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { signedAnswerToken } from '../../nodes/shared/inChatAnswer';
+import { signedAnswerToken } from '../../nodes/shared/approvals/tapProtocol';
 import type { Delivery, Major } from './n8n-model';
 import { signedResumeUrl } from './n8n-model';
 import type { Rng } from './virtual-world';

@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { prepareTap, signBody } from '../../simulator';
 import type { LoggedRequest, Simulator } from '../../simulator';
-import { decodeAnswerToken } from '../../nodes/shared/inChatAnswer';
+import { decodeAnswerToken } from '../../nodes/shared/approvals/tapProtocol';
 import type { WaitingRoute } from '../helpers/waiting-route';
 import { TriggerBed } from '../trigger/trigger-bed';
 import { botCredentials, runBot } from './bot.fixtures';

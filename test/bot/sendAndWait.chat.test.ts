@@ -8,9 +8,9 @@ import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SEED, postbackEvent, prepareTap, signBody } from '../../simulator';
-import { ALREADY_ANSWERED_REPLY, decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/inChatAnswer';
+import { ALREADY_ANSWERED_REPLY, decodeAnswerToken, encodeAnswerToken } from '../../nodes/shared/approvals/tapProtocol';
 import { sendAndWaitFields } from '../../nodes/WorkplaceBot/actions/message/sendAndWait/description';
-import { NOT_RECORDED_REPLY, NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/answers';
+import { NOT_RECORDED_REPLY, NOT_WAITING_REPLY } from '../../nodes/WorkplaceTrigger/approvals/handOn';
 import { ENGINE_INSTANCE_BASE_URL } from '../helpers/engine-additional-data';
 import { useSimulator } from '../helpers/simulator';
 import { callWaitingWebhook, storedExecution } from '../helpers/waiting';

@@ -8,12 +8,13 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { decodeAnswerToken } from '../../nodes/shared/inChatAnswer';
+import { decodeAnswerToken } from '../../nodes/shared/approvals/tapProtocol';
 
 import { SEED, postbackEvent, signBody } from '../../simulator';
 import { forgetProcessMemoryForTests } from '../../nodes/shared/processMemory';
-import { CLOCK_FIELD, CLOCKS_FIELD } from '../../nodes/shared/inChatClock';
-import { REMINDERS_FIELD } from '../../nodes/WorkplaceTrigger/reminderStore';
+import { CLOCKS_FIELD } from '../../nodes/shared/approvals/clockProtocol';
+import { ownMessageBody } from '../../nodes/shared/approvals/ownMessages';
+import { REMINDERS_FIELD } from '../../nodes/WorkplaceTrigger/approvals/remindersStore';
 import { useSimulator } from '../helpers/simulator';
 import type { WaitingRoute } from '../helpers/waiting-route';
 import { startWaitingRoute } from '../helpers/waiting-route';
@@ -89,7 +90,7 @@ async function tap(bed: TriggerBed, data: string, who: 'alice' | 'bob' | 'carol'
 /** One tick of the trigger's clock at `at`, signed as the clock signs it; what the bot pushed meanwhile. */
 async function tick(bed: TriggerBed, at: number, secret = SECRET) {
 	now = at;
-	const raw = JSON.stringify({ [CLOCK_FIELD]: { tick: { at: new Date(at).toISOString() } } });
+	const raw = ownMessageBody({ kind: 'tick', at: new Date(at).toISOString() });
 	sim.log.clear();
 	const before = route!.requests.length;
 	const outcome = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(secret, raw) } });
@@ -113,12 +114,14 @@ describe('Remind Approvers', () => {
 		expect(pushes).toHaveLength(1);
 		// The registration: signed with the webhook secret, posted to the trigger's URL.
 		const registration = route!.requests.find((r) => r.path.startsWith('/webhook/'))!;
-		const body = registration.body as { workplaceClock: { register: { url: string; step: number; nextAt: string } } };
+		const body = registration.body as { workplaceApprovals: { kind: string; entry: { url: string; step: number; nextAt: string } } };
+		const registered = body.workplaceApprovals.entry;
+		expect(body.workplaceApprovals.kind).toBe('register');
 		expect(registration.method).toBe('POST');
 		expect(registration.headers['x-service-signature']).toBe(signBody(SECRET, JSON.stringify(body)));
-		expect(body.workplaceClock.register).toEqual({ url: expect.stringMatching(/\/webhook-waiting\/\d+\/[^?]+\?nonce=[A-Za-z0-9_-]+&via=clock&signature=[0-9a-f]{64}$/), step: 0, nextAt: new Date(askedAt + MINUTE).toISOString() });
+		expect(registered).toEqual({ url: expect.stringMatching(/\/webhook-waiting\/\d+\/[^?]+\?nonce=[A-Za-z0-9_-]+&via=clock&signature=[0-9a-f]{64}$/), step: 0, nextAt: new Date(askedAt + MINUTE).toISOString() });
 		const [request] = Object.keys(kept(bed));
-		expect(kept(bed)[request]).toEqual({ url: body.workplaceClock.register.url, step: 0, nextAt: new Date(askedAt + MINUTE).toISOString() });
+		expect(kept(bed)[request]).toEqual({ url: registered.url, step: 0, nextAt: new Date(askedAt + MINUTE).toISOString() });
 
 		const byAlice = await tap(bed, actions[0].data, 'alice', askedAt + 5_000);
 		expect(byAlice.pushes).toEqual([text(project._id, release._id, 'alice approved: 1 of 2 approvals so far')]);
@@ -135,11 +138,11 @@ describe('Remind Approvers', () => {
 		expect(first.pushes).toEqual([text(project._id, release._id, `Reminder: "${QUESTION}" is still waiting for bob.`)]);
 		expect(first.forwarded).toHaveLength(1);
 		const forwarded = first.forwarded[0];
-		expect(`${forwarded.path}?${new URLSearchParams(forwarded.query).toString()}`).toBe(body.workplaceClock.register.url.replace(/^https?:\/\/[^/]+/, ''));
+		expect(`${forwarded.path}?${new URLSearchParams(forwarded.query).toString()}`).toBe(registered.url.replace(/^https?:\/\/[^/]+/, ''));
 		const payload = (forwarded.body as { payload: string; signature: string }).payload;
 		expect((forwarded.body as IDataObject).signature).toBe(signBody(SECRET, payload));
 		expect(JSON.parse(payload)).toEqual({ step: 0, ballots: [{ delivery: Buffer.from(delivery(byAlice.event).raw).toString('base64'), signature: delivery(byAlice.event).signature }] });
-		expect(kept(bed)[request]).toEqual({ url: body.workplaceClock.register.url, step: 1, nextAt: new Date(askedAt + 2 * MINUTE).toISOString() });
+		expect(kept(bed)[request]).toEqual({ url: registered.url, step: 1, nextAt: new Date(askedAt + 2 * MINUTE).toISOString() });
 
 		const again = await tick(bed, askedAt + MINUTE + 2_000);
 		expect([again.pushes, again.forwarded]).toEqual([[], []]);
@@ -147,8 +150,8 @@ describe('Remind Approvers', () => {
 		const second = await tick(bed, askedAt + 2 * MINUTE + 1_000);
 		expect(second.pushes).toEqual([text(project._id, release._id, `Reminder: "${QUESTION}" is still waiting for bob.`)]);
 		// Nothing left to do: kept a while as done, so that a late copy of an earlier step cannot bring it back.
-		expect(kept(bed)[request]).toEqual({ url: body.workplaceClock.register.url, step: 2, nextAt: null, doneAt: askedAt + 2 * MINUTE + 1_000 });
-		const stale = JSON.stringify({ [CLOCK_FIELD]: { keep: { request, url: body.workplaceClock.register.url, step: 1, nextAt: new Date(askedAt + 2 * MINUTE).toISOString() } } });
+		expect(kept(bed)[request]).toEqual({ url: registered.url, step: 2, nextAt: null, doneAt: askedAt + 2 * MINUTE + 1_000 });
+		const stale = ownMessageBody({ kind: 'keep', request, entry: { url: registered.url, step: 1, nextAt: new Date(askedAt + 2 * MINUTE).toISOString() } });
 		await bed.deliver({ rawBody: stale, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, stale) } });
 		expect(kept(bed)[request]).toEqual(expect.objectContaining({ step: 2, nextAt: null }));
 		const after = await tick(bed, askedAt + 3 * MINUTE);

@@ -8,9 +8,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SEED, postbackEvent, signBody } from '../../simulator';
 import { forgetProcessMemoryForTests } from '../../nodes/shared/processMemory';
-import type { Ballot } from '../../nodes/shared/inChatAnswer';
-import { BALLOTS_FIELD, ballotId } from '../../nodes/WorkplaceTrigger/ballots';
-import { RECOUNT_FIELD } from '../../nodes/WorkplaceTrigger/recheck';
+import type { Ballot } from '../../nodes/shared/approvals/tapProtocol';
+import { BALLOTS_FIELD, ballotId } from '../../nodes/WorkplaceTrigger/approvals/votesStore';
+import type { Recount } from '../../nodes/shared/approvals/ownMessages';
+import { ownMessageBody } from '../../nodes/shared/approvals/ownMessages';
 import { useSimulator } from '../helpers/simulator';
 import { callWaitingWebhook, storedExecution } from '../helpers/waiting';
 import type { WaitingRoute } from '../helpers/waiting-route';
@@ -225,10 +226,10 @@ describe('the trigger keeps counted taps', () => {
 		const request = Object.keys(stored(processB)?.[BALLOTS_FIELD] as IDataObject)[0];
 		const bobBallot = asBallot(route.requests[1].body);
 		const signed = (recount: IDataObject) => {
-			const raw = JSON.stringify({ [RECOUNT_FIELD]: recount });
+			const raw = ownMessageBody({ kind: 'recount', recount: recount as unknown as Recount });
 			return { rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody(SECRET, raw) } };
 		};
-		const raw = JSON.stringify({ [RECOUNT_FIELD]: { request, ballots: [aliceBallot], round: 0 } });
+		const raw = ownMessageBody({ kind: 'recount', recount: { request, ballots: [aliceBallot as Ballot], round: 0 } });
 		sim.log.clear();
 		let outcome = await processB.deliver(signed({ request, ballots: [aliceBallot], round: 0 }));
 		expect([outcome.status, outcome.runStarted]).toEqual([200, false]);
@@ -260,7 +261,7 @@ describe('the trigger keeps counted taps', () => {
 		const { run } = await ask(twoOfThree());
 		route = await startWaitingRoute([run]);
 		const bed = trigger(route);
-		const raw = JSON.stringify({ [RECOUNT_FIELD]: { request: 'x:y:z', ballots: [], round: 0 } });
+		const raw = ownMessageBody({ kind: 'recount', recount: { request: 'x:y:z', ballots: [], round: 0 } });
 		const outcome = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signBody('wrong', raw) } });
 		expect(outcome.status).toBe(401);
 		expect(route.requests).toHaveLength(0);

@@ -2,7 +2,7 @@
  * When a test file is over, the waits its nodes left running end, as they end with n8n's process.
  * The package waits with n8n-workflow's sleep and sleepWithAbort, also where nothing awaits it: the
  * trigger posts to its own URL 3 s, 45 s and 400 s after a counted tap or a reminder's change
- * (WorkplaceTrigger/recheck.ts, postLater). Such a wait kept jest from exiting for minutes.
+ * (WorkplaceTrigger/approvals/ownUrl.ts, postLater). Such a wait kept jest from exiting for minutes.
  *
  * Both are replaced, for every module of the file (the nodes in dist/ and build/, n8n-core), by the
  * same waits keeping their timers; after the file's tests the pending ones are cleared, and a wait

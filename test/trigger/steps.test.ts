@@ -1,5 +1,5 @@
 /**
- * The steps of a delivery (nodes/WorkplaceTrigger/webhook.ts), each alone with a small stand-in
+ * The steps of a delivery (nodes/WorkplaceTrigger/receiveDelivery.ts), each alone with a small stand-in
  * for n8n's webhook context: the signature, the selection of events and the duplicates. The
  * whole path runs in trigger.test.ts through the trigger bed.
  */
@@ -8,8 +8,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { signBody } from '../../simulator';
 import { parseDelivery } from '../../nodes/shared/delivery';
 import type { BotDelivery, UserDelivery } from '../../nodes/shared/delivery';
-import type { Fresh, Receipt } from '../../nodes/WorkplaceTrigger/webhook';
-import { deduplicate, selectEvents, verifySignature } from '../../nodes/WorkplaceTrigger/webhook';
+import type { Fresh, Receipt } from '../../nodes/WorkplaceTrigger/receiveDelivery';
+import { deduplicate, selectEvents, verifySignature } from '../../nodes/WorkplaceTrigger/receiveDelivery';
 
 interface Answered {
 	status?: number;

@@ -14,6 +14,7 @@
 export {
 	COMPAT_CI_VERSIONS,
 	COMPAT_VERSIONS,
+	ISOLATE_ENGINE,
 	parseTargetIds,
 	parseTargets,
 	targetFor,

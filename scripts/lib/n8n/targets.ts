@@ -126,3 +126,11 @@ export function versionAtLeast(version: string, min: string): boolean {
  * signed resume URLs, and on an older n8n the operation refuses to send (sendAndWait/body.ts).
  */
 export const SIGNED_RESUME_URLS = '1.107.0';
+
+/**
+ * The first measured n8n 2 whose n8n-workflow carries the expression isolate engine
+ * (`Expression.vmEvaluator`; n8n-workflow 2.20.3 in n8n 2.20.12, ISOLATE_ENGINE_SINCE in
+ * nodes/WorkplaceTrigger/pacing.ts): from it on the Workplace Trigger answers a delivery once n8n
+ * has started its run. n8n 2.0.3 (n8n-workflow 2.0.1) has no isolates: its answer goes at once.
+ */
+export const ISOLATE_ENGINE = '2.20.0';

@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { parseExecutionData } from '../../../bench/lib';
 import { findInstalled, targetFor } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
-import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import { decodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import type { LlmSimulator, Simulator, SimulatorState } from '../../../simulator';
 import { SEED } from '../../../simulator/seed';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';

@@ -21,8 +21,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { parseExecutionData } from '../../../bench/lib';
-import { decodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
-import { askedAtOf } from '../../../nodes/shared/inChatClock';
+import { decodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
+import { askedAtOf } from '../../../nodes/shared/approvals/clockProtocol';
 import type { LlmSimulator, Simulator, SimulatorState, TapResult } from '../../../simulator';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import {

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { parseExecutionData } from '../../../bench/lib';
 import { findInstalled, SIGNED_RESUME_URLS, targetFor, versionAtLeast } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
-import { decodeAnswerToken, encodeAnswerToken } from '../../../nodes/shared/inChatAnswer';
+import { decodeAnswerToken, encodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import { messageEvent, postbackEvent, SEED, sendWebhook } from '../../../simulator';
 import type { Simulator, TapRequest, TapResult } from '../../../simulator';
 import { triggerServerScenario, type TriggerServer } from '../trigger-server';
@@ -531,11 +531,11 @@ export const scenario = triggerServerScenario({
 	check: checkReport('in-chat approvals'),
 });
 
-/** A scenario's check of its Report: the refusal on n8n older than 1.107, else the lines printed under `title` and every check. */
+/** A scenario's check of its Report: the refusal on n8n older than 1.107, else the lines printed under `title`; then every check. */
 export function checkReport(title: string): (report: Report, ctx: ScenarioContext) => void {
 	return (report, ctx) => {
-		if (report.refused) return checkRefusal(report.refused, ctx.n8nVersion);
-		process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] ${title}:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
+		if (report.refused) checkRefusal(report.refused, ctx.n8nVersion);
+		else process.stdout.write(`${[`      [n8n ${ctx.n8nVersion}] ${title}:`, ...report.lines.map((l) => `        ${l}`)].join('\n')}\n`);
 		// Every failed check, not only the first.
 		const failed = report.checks.filter((c) => !c.ok);
 		assert.ok(!failed.length, `${failed.length} of ${report.checks.length} checks failed:\n${failed.map((c) => `- ${c.what}`).join('\n')}`);

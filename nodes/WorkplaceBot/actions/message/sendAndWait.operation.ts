@@ -1,7 +1,7 @@
 /**
  * Message > Send and Wait for Response: sends one buttons message (from the first input item)
  * to a user's direct chat or a group thread, then puts the execution to wait until the node's
- * webhook (./sendAndWait/webhook.ts) gets the answer or the wait time runs out.
+ * webhook (./sendAndWait/resumeWebhook.ts) gets the answer or the wait time runs out.
  *
  * Outputs after the wait (./sendAndWait/answerData.ts): approval `{data: {approved, responder,
  * respondedAt, messageId, groupId, threadId}}`, free text `{data: {text, …}}`, custom form
@@ -16,8 +16,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, SEND_AND_WAIT_OPERATION, updateDisplayOptions } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 
-import type { AnswerCode } from '../../../shared/inChatAnswer';
-import { MAX_ANSWER_TOKEN_LENGTH, signedAnswerToken } from '../../../shared/inChatAnswer';
+import type { AnswerCode } from '../../../shared/approvals/tapProtocol';
+import { MAX_ANSWER_TOKEN_LENGTH, signedAnswerToken } from '../../../shared/approvals/tapProtocol';
 import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { invalidInput, nameField, requireString, violationsError } from '../../../shared/validation';
@@ -31,10 +31,10 @@ import { buttonSpecs, checkMessages, pushMessages, resumeUrlSigner } from './sen
 import { MAX_APPROVALS_REQUIRED, sendAndWaitFields } from './sendAndWait/description';
 import { customFormFields } from './sendAndWait/form';
 import { readWaitTill } from './sendAndWait/waitTill';
-import { registerWithClock } from './sendAndWait/clock';
+import { registerWithClock } from './sendAndWait/reminderPosts';
 import type { Schedule } from './sendAndWait/schedule';
 import { isScheduled, readSchedule } from './sendAndWait/schedule';
-import { timedNonce } from '../../../shared/inChatClock';
+import { timedNonce } from '../../../shared/approvals/clockProtocol';
 import { nodeParameter } from '../../../shared/parameters';
 
 export const description = updateDisplayOptions(

@@ -1,12 +1,12 @@
 /**
  * The message of Send and Wait for Response: one v2 push buttons template whose `uri` actions
  * open n8n's signed resume URLs, or whose `postback` actions carry answer tokens (in-chat answers,
- * ../../../../shared/inChatAnswer.ts), checked with the Bot message checker before anything is sent.
+ * ../../../../shared/approvals/tapProtocol.ts), checked with the Bot message checker before anything is sent.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { AnswerCode } from '../../../../shared/inChatAnswer';
+import type { AnswerCode } from '../../../../shared/approvals/tapProtocol';
 import type { FieldName, FieldPath } from '../../../../shared/validation';
 import { violationsError, wirePath } from '../../../../shared/validation';
 import { validateMessages } from '../validate';

@@ -1,7 +1,7 @@
 /**
  * An in-chat answer reaching the waiting node: the Workplace Trigger received a tap on one of the
  * message's postback buttons and posted the delivery, as the platform signed it, to the resume
- * URL the button's token stands for (../../../../shared/inChatAnswer.ts). In order:
+ * URL the button's token stands for (../../../../shared/approvals/tapProtocol.ts). In order:
  * 1. n8n's signature of the URL (execution, node, nonce, answer), also checked by n8n itself;
  * 2. the platform's signature of the delivery, with this node's Workplace Webhook API secret,
  *    so someone who learns the URL cannot answer as someone else;
@@ -24,8 +24,8 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { Answerer, AnswerOutcome, AnswerReply, ForwardedTap } from '../../../../shared/inChatAnswer';
-import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, fillUser, readForwardedDelivery } from '../../../../shared/inChatAnswer';
+import type { Answerer, AnswerOutcome, AnswerReply, ForwardedTap } from '../../../../shared/approvals/tapProtocol';
+import { ALREADY_ANSWERED_REPLY, ALREADY_VOTED_REPLY, fillUser, readForwardedDelivery } from '../../../../shared/approvals/tapProtocol';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';
 import { parseDelivery } from '../../../../shared/delivery';
@@ -151,7 +151,7 @@ function resumeWith(ctx: IWebhookFunctions, counts: Tally, options: IDataObject,
 	return { workflowData: [[{ json: { data }, pairedItem: { item: 0 } }]], webhookResponse: reply };
 }
 
-/** The answers this process recorded (webhook.ts): whether one is, and recording one (false when it already was). */
+/** The answers this process recorded (resumeWebhook.ts): whether one is, and recording one (false when it already was). */
 export interface AnswerClaims {
 	isAnswered: (key: string) => boolean;
 	claimAnswer: (key: string) => boolean;

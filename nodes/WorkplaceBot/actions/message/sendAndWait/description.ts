@@ -2,7 +2,7 @@
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { entryList, optionsCollection, valueOptions } from '../../../../shared/descriptions/fields';
-import { NOT_WAITING_REPLY } from '../../../../shared/inChatAnswer';
+import { NOT_WAITING_REPLY } from '../../../../shared/approvals/tapProtocol';
 import { groupIdField, topicIdField, userFields } from '../../common.descriptions';
 import { optionsProperty, property } from '../properties';
 import { LIMITS } from '../spec';

@@ -2,7 +2,7 @@
  * Options > Remind Approvers and Options > Escalate of an in-chat approval: what is due when. The
  * actions (each reminder, the escalation) are fixed by the question's time (in its nonce, signed
  * by n8n) and the node's options, so the waiting node needs only how many were done (`step`,
- * kept by the Workplace Trigger) to tell what is due now (../../../../shared/inChatClock.ts).
+ * kept by the Workplace Trigger) to tell what is due now (../../../../shared/approvals/clockProtocol.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 

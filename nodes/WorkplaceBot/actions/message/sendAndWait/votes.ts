@@ -1,7 +1,7 @@
 /**
  * Several approvers in the chat: the taps on one question's buttons are counted here, by the
  * waiting node, from the deliveries the platform signed. The Workplace Trigger keeps the earlier
- * taps of a question (../../../../WorkplaceTrigger/ballots.ts) and sends them with each new one,
+ * taps of a question (../../../../WorkplaceTrigger/approvals/votesStore.ts) and sends them with each new one,
  * because n8n gives a waiting node no place of its own between two webhook calls (the waiting
  * route saves no static data, and a resumed node cannot wait again: docs/ARCHITECTURE.md).
  * Each earlier tap is verified again (the platform's signature, n8n's signature of its token),
@@ -9,8 +9,8 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import type { Answerer, AnswerCode, Ballot } from '../../../../shared/inChatAnswer';
-import { answererOf, approves, decodeAnswerToken, onEscalation, signedAnswerToken } from '../../../../shared/inChatAnswer';
+import type { Answerer, AnswerCode, Ballot } from '../../../../shared/approvals/tapProtocol';
+import { answererOf, approves, decodeAnswerToken, onEscalation, signedAnswerToken } from '../../../../shared/approvals/tapProtocol';
 import { parseDelivery } from '../../../../shared/delivery';
 import { checkSignature } from '../../../../shared/signature';
 import { isPlainObject } from '../../../../shared/validation';

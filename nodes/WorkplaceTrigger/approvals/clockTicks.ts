@@ -1,10 +1,10 @@
 /**
  * The questions with reminders or escalation (Send and Wait, Options > Remind Approvers and
  * Escalate) this trigger's clock keeps, in its static data: each with the waiting node's signed
- * clock URL and its progress (../shared/inChatClock.ts). Messages to the clock come signed with
+ * clock URL and its progress (../../shared/approvals/clockProtocol.ts). Messages to the clock come signed with
  * the webhook secret, through the trigger's own URL, so they reach any n8n process:
  * - `register`: a Send and Wait keeps its question here before it sends it;
- * - `tick` (clock.ts, every 30 s on the process that runs triggers): due questions are posted to
+ * - `tick` (reminderClock.ts, every 30 s on the process that runs triggers): due questions are posted to
  *   their waiting node, which posts the reminder or escalation and answers its new progress;
  * - `keep`: a process that changed a question posts it again 3 s and 45 s later, since n8n
  *   saves static data whole and a delivery saved meanwhile by another process may have dropped it.
@@ -13,17 +13,18 @@
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { ClockEntry, ClockMessage } from '../shared/inChatClock';
-import { CLOCK_FIELD, readClockReply, signBody } from '../shared/inChatClock';
-import type { BallotStore } from './ballots';
-import { countingRequests, heldBallots, idleQuestions, nextIdleCheckAt } from './ballots';
-import { logTrigger } from './log';
-import { postLater } from './recheck';
-import { askWhetherWaiting } from './recount';
-import { GIVE_UP_UNREACHABLE_AFTER_MS, TICK_FORWARD_TIMEOUT_MS, TICK_START_WITHIN_MS } from '../shared/approvals/timing';
-import { signingSecret } from './secret';
-import { armClock, clockUrlParts, finishQuestion, keep, nextActionAt, put, requestOf, stored, waitingRequests } from './reminderStore';
-import { waitingBase } from './answers';
+import type { ClockEntry } from '../../shared/approvals/clockProtocol';
+import { readClockReply, signBody } from '../../shared/approvals/clockProtocol';
+import type { OwnMessage } from '../../shared/approvals/ownMessages';
+import type { BallotStore } from './votesStore';
+import { countingRequests, heldBallots, idleQuestions, nextIdleCheckAt } from './votesStore';
+import { logTrigger } from '../log';
+import { postLater } from './ownUrl';
+import { askWhetherWaiting } from './recounts';
+import { GIVE_UP_UNREACHABLE_AFTER_MS, TICK_FORWARD_TIMEOUT_MS, TICK_START_WITHIN_MS } from '../../shared/approvals/timing';
+import { signingSecret } from '../secret';
+import { armClock, clockUrlParts, finishQuestion, keep, nextActionAt, put, requestOf, stored, waitingRequests } from './remindersStore';
+import { waitingBase } from './handOn';
 
 /** The most questions one tick posts to (the rest wait for the next tick). */
 const MAX_DUE_PER_TICK = 20;
@@ -32,7 +33,7 @@ const MAX_DUE_PER_TICK = 20;
 function keepAgainLater(ctx: IWebhookFunctions, request: string, entry: ClockEntry, resumeBaseUrl: unknown): void {
 	postLater(ctx, resumeBaseUrl, {
 		purpose: 'reminders',
-		message: { [CLOCK_FIELD]: { keep: { ...entry, request } } },
+		message: { kind: 'keep', request, entry },
 		failed: "a reminder's progress could not be posted again; another n8n process's save may repeat one reminder",
 	});
 }
@@ -60,7 +61,7 @@ const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
 /**
  * Where to post a tick: the waiting node's clock URL (execution, node, signed query) under n8n's
  * base URL of waiting executions as the trigger reaches it (its Resume Base URL, else derived from
- * its own URL), as taps are posted (answers.ts).
+ * its own URL), as taps are posted (handOn.ts).
  */
 function tickTarget(ctx: IWebhookFunctions, entry: ClockEntry, resumeBaseUrl: unknown): { url: string; host?: string } | undefined {
 	const base = waitingBase(ctx, resumeBaseUrl);
@@ -130,7 +131,7 @@ function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request:
 /**
  * A tick: the due questions go to their waiting nodes, one at a time, those started within
  * TICK_START_WITHIN_MS; then questions whose votes changed nothing for a while are asked whether
- * they still wait (ballots.ts), so that stopped or timed-out ones end.
+ * they still wait (votesStore.ts), so that stopped or timed-out ones end.
  */
 async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: BallotStore, resumeBaseUrl: unknown): Promise<string> {
 	const startedAt = Date.now();
@@ -171,17 +172,17 @@ function clockAnswer(text: string, staticData: IDataObject, ballots: BallotStore
 /** One message to the clock, already verified with the webhook secret: what was done, for the answer. */
 export async function answerClock(
 	ctx: IWebhookFunctions,
-	message: ClockMessage,
+	message: Exclude<OwnMessage, { kind: 'recount' }>,
 	where: { scope: string; staticData: IDataObject; ballots: BallotStore; resumeBaseUrl: unknown },
 ): Promise<ClockAnswer> {
 	const { scope, staticData, resumeBaseUrl } = where;
-	if ('register' in message || 'keep' in message) {
-		const entry = 'register' in message ? message.register : message.keep;
-		const request = 'keep' in message ? message.keep.request : requestOf(entry.url);
+	if (message.kind !== 'tick') {
+		const { entry } = message;
+		const request = message.kind === 'keep' ? message.request : requestOf(entry.url);
 		if (!request) return { text: 'not a clock URL', waiting: 0 };
 		const { url, step, nextAt, doneAt } = entry;
 		const clean: ClockEntry = typeof doneAt === 'number' ? { url, step, nextAt, doneAt } : { url, step, nextAt };
-		if ('register' in message) {
+		if (message.kind === 'register') {
 			put(staticData, request, clean);
 			keepAgainLater(ctx, request, clean, resumeBaseUrl);
 		} else {

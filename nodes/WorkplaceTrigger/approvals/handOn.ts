@@ -1,36 +1,25 @@
 /**
- * Taps on the postback buttons of Send and Wait for Response (in-chat answers): the trigger starts
- * no run for them. It posts each delivery, as the platform signed it, to the resume URL the
- * answer token stands for (n8n's waiting-webhook route, so it reaches whichever process serves
- * waiting executions, also in queue mode), and posts in the chat what the waiting node answers:
- * a confirmation, or why the tap changed nothing.
+ * Handing a tap (or a recount of earlier taps) to its waiting execution: the resume URL its answer
+ * token stands for, under n8n's base URL of waiting executions, and what the waiting node answered;
+ * what a question's kept votes become after it.
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { AnswerReply, AnswerToken, Ballot, ForwardedDelivery } from '../shared/inChatAnswer';
-import { NOT_WAITING_REPLY, answererOf, decodeAnswerToken, fillUser, isAnswerData, readAnswerReply, resumeUrlOf } from '../shared/inChatAnswer';
-import { processMap } from '../shared/processMemory';
-import { botRequest } from '../shared/transport/botApi';
-import { isPlainObject } from '../shared/validation';
-import type { BallotStore } from './ballots';
-import { MAX_REQUESTS, finishBallots, heldBallots, keepBallots, unionOf } from './ballots';
-import { chatOf } from './delivery';
-import { scheduleRechecks } from './recheck';
-import { armClock, finishQuestion } from './reminderStore';
-import { logTrigger } from './log';
-import { CHECK_IDLE_QUESTION_AFTER_MS, FORWARD_TIMEOUT_MS, REPLY_TIMEOUT_S } from '../shared/approvals/timing';
-
+import type { AnswerReply, AnswerToken, Ballot, ForwardedDelivery } from '../../shared/approvals/tapProtocol';
+import { NOT_WAITING_REPLY, readAnswerReply, resumeUrlOf } from '../../shared/approvals/tapProtocol';
+import { CHECK_IDLE_QUESTION_AFTER_MS, FORWARD_TIMEOUT_MS, REPLY_TIMEOUT_S } from '../../shared/approvals/timing';
+import { botRequest } from '../../shared/transport/botApi';
+import { chatOf } from '../eventFields';
+import { logTrigger } from '../log';
+import { armClock, finishQuestion } from './remindersStore';
+import type { BallotStore } from './votesStore';
+import { MAX_REQUESTS, finishBallots, keepBallots } from './votesStore';
 
 /** Posted to a tap n8n itself refused: the execution is no longer waiting (answered, timed out or stopped). */
 export { NOT_WAITING_REPLY };
 
 /** Posted to a tap that could not be handed on; the platform is asked to send it again meanwhile. */
 export const NOT_RECORDED_REPLY = '{user}, your answer could not be recorded just now. If no confirmation follows, please tap again.';
-
-/** Whether a bot event is a tap on an in-chat answer button. */
-export function isAnswerEvent(event: IDataObject): boolean {
-	return event.type === 'postback' && isPlainObject(event.postback) && isAnswerData(event.postback.data);
-}
 
 /** What the waiting base needs of a node context: the webhook's, or the hook's at activation. */
 type UrlContext = Pick<IWebhookFunctions, 'getNodeWebhookUrl' | 'getNode'>;
@@ -150,68 +139,10 @@ export async function handOn(ctx: IWebhookFunctions, token: AnswerToken, body: F
 	}
 }
 
-/**
- * Replies of one kind a person was given per request: the ones that can repeat with every tap are
- * posted once, so a member cannot make the bot post the same text as often as they tap.
- */
-const REPEATABLE_REPLIES: Partial<Record<AnswerResult['outcome'], string>> = {
-	notAllowed: 'notAllowed',
-	alreadyAnswered: 'late',
-	alreadyVoted: 'alreadyVoted',
-	notWaiting: 'late',
-	failed: 'failed',
-};
-
-const MAX_REPLIES_HELD = 10_000;
-
-const repliesGiven = processMap<string, true>();
-
-/** Whether this person has not yet been given this kind of reply for this request (and records it). */
-function firstReplyOfItsKind(request: string, outcome: AnswerResult['outcome'], event: IDataObject): boolean {
-	const kind = REPEATABLE_REPLIES[outcome];
-	if (!kind) return true;
-	const { userId, username } = answererOf(event);
-	const key = `${request}|${kind}|${userId || username}`;
-	if (repliesGiven.has(key)) return false;
-	repliesGiven.set(key, true);
-	while (repliesGiven.size > MAX_REPLIES_HELD) repliesGiven.delete(repliesGiven.keys().next().value as string);
-	return true;
-}
-
-/** Posts the reply a tap needs, unless this person was already given a reply of its kind for this request. */
-async function replyOnce(ctx: IWebhookFunctions, event: IDataObject, request: string, { outcome, reply }: Handed): Promise<void> {
-	if (ctx.getNodeParameter('useBotCredential', false) !== true || !ctx.getNode().credentials?.workplaceBotOAuth2Api) {
-		// Only a reply the waiting node asked for is worth a line: "not recorded" is the trigger's own.
-		if (outcome !== 'failed') {
-			logTrigger(ctx, 'warn', `an in-chat answer needed a reply ("${reply}") but the trigger has no Workplace Bot credential ("Use Bot Credential"), so none was posted.`);
-		}
-		return;
-	}
-	if (!firstReplyOfItsKind(request, outcome, event)) {
-		logTrigger(ctx, 'info', `a repeated tap on an in-chat answer button (${outcome}, request ${request}) got no reply: this person was already given one.`);
-		return;
-	}
-	await postReply(ctx, event, fillUser(reply, answererOf(event)));
-}
-
-/** One tap at a time per message (execution, node, nonce) in this process: the first answer wins, and its confirmation is posted before any reply to a later tap. */
-const queues = processMap<string, Promise<unknown>>();
-
-async function oneAtATime<T>(request: string, work: () => Promise<T>): Promise<T> {
-	const before = queues.get(request) ?? Promise.resolve();
-	const turn = before.then(work);
-	const settled = turn.catch(() => undefined);
-	queues.set(request, settled);
-	void settled.then(() => {
-		if (queues.get(request) === settled) queues.delete(request);
-	});
-	return await turn;
-}
-
 /** What the kept taps of a question become after an outcome: kept with this one when counted, done once decided. */
 export function afterOutcome(ctx: IWebhookFunctions, store: BallotStore, request: string, outcome: AnswerResult['outcome'], counted: Ballot[]): void {
 	if (outcome === 'counted') {
-		// The clock asks later whether the question still waits (ballots.ts, idleQuestions).
+		// The clock asks later whether the question still waits (votesStore.ts, idleQuestions).
 		armClock(store.scope, Date.now() + CHECK_IDLE_QUESTION_AFTER_MS);
 		if (keepBallots(store, request, counted) > 0) {
 			logTrigger(ctx, 'warn', `more than ${MAX_REQUESTS} in-chat approvals are counting votes: the votes of the oldest were dropped (its approvers must tap again). Questions left unanswered count against this limit until their execution ends.`);
@@ -221,33 +152,4 @@ export function afterOutcome(ctx: IWebhookFunctions, store: BallotStore, request
 		finishBallots(store, request);
 		finishQuestion(store.staticData, request);
 	}
-}
-
-/**
- * Hands one tap to its waiting execution, with the earlier counted taps of the same question, and
- * posts what the bot should say. A counted tap is kept; in production, recount.ts checks later
- * that no other process counted taps this one did not see.
- */
-export async function handleAnswer(
-	ctx: IWebhookFunctions,
-	event: IDataObject,
-	tap: Ballot & { event: number },
-	resumeBaseUrl: unknown,
-	store: BallotStore,
-): Promise<AnswerResult> {
-	const token = decodeAnswerToken((event.postback as IDataObject).data as string);
-	if (!token) {
-		logTrigger(ctx, 'warn', 'a tap on an in-chat answer button carried a malformed answer token; nothing was resumed.');
-		return { outcome: 'malformed' };
-	}
-	const request = `${token.executionId}:${token.nodeId}:${token.nonce}`;
-	return await oneAtATime(request, async () => {
-		const earlier = heldBallots(store, request).filter((ballot) => ballot.delivery !== tap.delivery);
-		const handed = await handOn(ctx, token, earlier.length ? { ...tap, ballots: earlier } : { ...tap }, resumeBaseUrl);
-		const counted = unionOf(earlier, [{ delivery: tap.delivery, signature: tap.signature }]);
-		afterOutcome(ctx, store, request, handed.outcome, counted);
-		if (handed.outcome === 'counted' && store.staticData) scheduleRechecks(ctx, { request, ballots: counted, round: 0 }, resumeBaseUrl, store);
-		if (handed.reply.trim() !== '') await replyOnce(ctx, event, request, handed);
-		return { outcome: handed.outcome };
-	});
 }

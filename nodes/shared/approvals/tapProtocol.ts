@@ -12,7 +12,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from './validation';
+import { isPlainObject } from '../validation';
 
 export const ANSWER_TOKEN_PREFIX = 'wpa1.';
 

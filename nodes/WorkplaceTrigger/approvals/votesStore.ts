@@ -10,17 +10,17 @@
  * stored copy before a tap was added would drop that tap there; so every delivery of the trigger
  * writes back what this process holds (for HOLD_MS, when it starts and when it ends), and one
  * process alone never loses a tap. Several processes (queue mode) each hold only their own taps:
- * recount.ts brings them together. A decided or ended question is kept as done, without its
+ * recounts.ts brings them together. A decided or ended question is kept as done, without its
  * taps, for DONE_KEPT_MS, so that an older copy saved meanwhile cannot bring its taps back.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Ballot } from '../shared/inChatAnswer';
-import { MAX_BALLOTS, isBallot } from '../shared/inChatAnswer';
-import { CHECK_IDLE_QUESTION_AFTER_MS, DONE_KEPT_MS, GIVE_UP_UNREACHABLE_AFTER_MS, HOLD_MS } from '../shared/approvals/timing';
-import { processMap } from '../shared/processMemory';
-import { isPlainObject } from '../shared/validation';
+import type { Ballot } from '../../shared/approvals/tapProtocol';
+import { MAX_BALLOTS, isBallot } from '../../shared/approvals/tapProtocol';
+import { CHECK_IDLE_QUESTION_AFTER_MS, DONE_KEPT_MS, GIVE_UP_UNREACHABLE_AFTER_MS, HOLD_MS } from '../../shared/approvals/timing';
+import { processMap } from '../../shared/processMemory';
+import { isPlainObject } from '../../shared/validation';
 
 /** The static data field: request (execution:node:nonce) -> { at: last change (ms), ballots, done? }. */
 export const BALLOTS_FIELD = 'inChatBallots';

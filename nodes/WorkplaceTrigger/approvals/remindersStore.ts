@@ -1,13 +1,13 @@
 /**
- * Where the Workplace Trigger keeps the questions of its clock (reminders.ts): its static data,
- * request (execution:node:nonce) -> ClockEntry. Answers (answers.ts) mark a question done once decided.
+ * Where the Workplace Trigger keeps the questions of its clock (clockTicks.ts): its static data,
+ * request (execution:node:nonce) -> ClockEntry. Outcomes of taps (handOn.ts) mark a question done once decided.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ClockEntry } from '../shared/inChatClock';
-import { DONE_KEPT_MS } from '../shared/approvals/timing';
-import { processMap } from '../shared/processMemory';
-import { isPlainObject } from '../shared/validation';
+import type { ClockEntry } from '../../shared/approvals/clockProtocol';
+import { DONE_KEPT_MS } from '../../shared/approvals/timing';
+import { processMap } from '../../shared/processMemory';
+import { isPlainObject } from '../../shared/validation';
 
 /** The static data field: request (execution:node:nonce) -> ClockEntry. */
 export const REMINDERS_FIELD = 'inChatReminders';
@@ -99,7 +99,7 @@ export function mostOverdue(staticData: IDataObject, now = Date.now()): number {
 /**
  * When this process's clock should tick next (ms), per trigger: set by the last tick's answer, and
  * earlier by a question registered or a vote counted here. Nothing due: the clock of one n8n
- * process posts nothing (clock.ts).
+ * process posts nothing (reminderClock.ts).
  */
 const dueAt = processMap<string, number>();
 

@@ -1,20 +1,30 @@
 /**
- * A recount reaching the trigger (./recheck.ts says when and why they are posted): what it brings
- * is merged with what is held here and in the stored copy, and the waiting node counts again when
- * that adds taps the recount's sender had not counted with.
+ * Bringing together the counted taps of one question that different n8n processes received (queue
+ * mode: taps reach whichever webhook process the proxy picks). Two simultaneous taps each reach the
+ * waiting node with only what their own process held, so neither sees the other: "1 of 2" twice.
+ * Each is kept in the trigger's static data, but n8n saves that whole, so the later save drops the
+ * earlier tap there (votesStore.ts).
+ *
+ * So after a counted tap the process that handed it on posts a recount to the trigger's own URL
+ * (ownUrl.ts) at RECHECK_DELAYS_MS (the last after any request that could still save an older copy
+ * has ended). A recount is signed like a delivery, with the trigger's webhook secret, and reaches
+ * any process, which reads the stored copy afresh: taps it holds that the recount lacks go to the
+ * waiting node with all the others (which decides once they do), and taps the recount brings that
+ * the stored copy lacks are written back and checked again, up to MAX_RECOUNT_ROUNDS.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import type { AnswerToken, Ballot } from '../shared/inChatAnswer';
-import { decodeAnswerToken } from '../shared/inChatAnswer';
-import { parseDelivery } from '../shared/delivery';
-import { isPlainObject } from '../shared/validation';
-import type { BallotStore } from './ballots';
-import { addsTo, ballotId, heldBallots, isDone, keepBallots, noteUnreachable, unionOf } from './ballots';
-import { afterOutcome, handOn, postReply } from './answers';
-import { logTrigger } from './log';
-import type { Recount } from './recheck';
-import { scheduleRechecks } from './recheck';
+import type { Recount } from '../../shared/approvals/ownMessages';
+import type { AnswerToken, Ballot } from '../../shared/approvals/tapProtocol';
+import { decodeAnswerToken } from '../../shared/approvals/tapProtocol';
+import { MAX_RECOUNT_ROUNDS } from '../../shared/approvals/timing';
+import { parseDelivery } from '../../shared/delivery';
+import { isPlainObject } from '../../shared/validation';
+import { logTrigger } from '../log';
+import { afterOutcome, handOn, postReply } from './handOn';
+import { postLater } from './ownUrl';
+import type { BallotStore } from './votesStore';
+import { addsTo, ballotId, finishBallots, heldBallots, isDone, isHeld, keepBallots, noteUnreachable, unionOf } from './votesStore';
 
 /** The tap event and token of one of the question's taps (its chat and resume URL). */
 function questionOf(ballots: Ballot[], request: string): { event: IDataObject; token: AnswerToken } | undefined {
@@ -78,7 +88,7 @@ export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, st
 }
 
 /**
- * The clock's question to a waiting node whose votes changed nothing for a while (ballots.ts,
+ * The clock's question to a waiting node whose votes changed nothing for a while (votesStore.ts,
  * idleQuestions): its votes counted again. Decided, or no longer waiting (stopped, timed out): the
  * question is done and its votes go; no answer: asked again later, given up after a while.
  */
@@ -97,4 +107,32 @@ export async function askWhetherWaiting(ctx: IWebhookFunctions, store: BallotSto
 		await postReply(ctx, question.event, handed.reply);
 	}
 	return handed.outcome;
+}
+
+/** The outcomes of a recount after which the question needs no more: decided, or no longer waiting. */
+const SETTLED = /: (resumed|alreadyAnswered|notWaiting|done)$/;
+
+/** Whether n8n's answer to a recount says the question is settled. */
+function isSettled(answer: unknown): boolean {
+	return isPlainObject(answer) && typeof answer.message === 'string' && SETTLED.test(answer.message);
+}
+
+/**
+ * The recounts of a counted tap (see the top of the file): posted unless this process saw the
+ * question decided meanwhile; settled elsewhere, this process lets go of its taps (else it would
+ * write them back).
+ */
+export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resumeBaseUrl: unknown, store: BallotStore): void {
+	if (recount.round >= MAX_RECOUNT_ROUNDS) return;
+	postLater(ctx, resumeBaseUrl, {
+		purpose: 'recount',
+		message: { kind: 'recount', recount },
+		goOn: () => isHeld(store, recount.request),
+		stopAfter: (answer) => {
+			if (!isSettled(answer)) return false;
+			finishBallots({ scope: store.scope }, recount.request);
+			return true;
+		},
+		failed: 'a recount of in-chat votes could not be posted; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it',
+	});
 }

@@ -20,7 +20,7 @@ import { answerData, textParameter, waitingMessage } from './answerData';
 import type { ResponseType } from './body';
 import { NONCE_PARAM } from './body';
 import { chatAnswerWebhook, webhookSecret } from './chatAnswer';
-import { clockWebhook } from './clock';
+import { clockWebhook } from './reminderPosts';
 import { DEFAULT_LABELS } from './description';
 import type { FormField } from './form';
 import { FREE_TEXT_FIELDS, customFormFields, readAnswers } from './form';

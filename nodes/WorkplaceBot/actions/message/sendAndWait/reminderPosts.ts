@@ -1,7 +1,7 @@
 /**
  * Reminders and escalation of an in-chat approval (Options > Remind Approvers, Options > Escalate):
  * 1. before the question is sent, registerWithClock hands it to the clock of the workflow's
- *    Workplace Trigger (../../../../shared/inChatClock.ts says why the clock is the trigger's);
+ *    Workplace Trigger (../../../../shared/approvals/clockProtocol.ts says why the clock is the trigger's);
  * 2. when something is due the trigger posts to the node's clock URL (`via=clock`), and
  *    clockWebhook posts what is due (a reminder naming who has not answered; the escalation with
  *    the question again) and answers the new progress. The execution keeps waiting.
@@ -10,9 +10,10 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isBallot, signedAnswerToken } from '../../../../shared/inChatAnswer';
-import type { ClockAddress, ClockEntry, ClockReply } from '../../../../shared/inChatClock';
-import { CLOCK_FIELD, askedAtOf, clocksOf, signBody } from '../../../../shared/inChatClock';
+import { isBallot, signedAnswerToken } from '../../../../shared/approvals/tapProtocol';
+import type { ClockAddress, ClockEntry, ClockReply } from '../../../../shared/approvals/clockProtocol';
+import { askedAtOf, clocksOf, signBody } from '../../../../shared/approvals/clockProtocol';
+import { ownMessageBody } from '../../../../shared/approvals/ownMessages';
 import { CLOCK_POST_TIMEOUT_S, REGISTER_TIMEOUT_MS } from '../../../../shared/approvals/timing';
 import { warnOnce } from '../../../../shared/reliance';
 import { checkSignature } from '../../../../shared/signature';
@@ -44,7 +45,7 @@ function clockTriggers(ctx: IExecuteFunctions): INode[] | undefined {
 }
 
 /**
- * A trigger's production URL as the trigger itself works it out (WorkplaceTrigger/recheck.ts,
+ * A trigger's production URL as the trigger itself works it out (WorkplaceTrigger/approvals/ownUrl.ts,
  * ownUrl): under the host of n8n's resume URLs, with n8n's default endpoint names
  * (`/webhook-waiting` there, `/webhook/<webhookId>/webhook` here), on the origin of the trigger's
  * Resume Base URL when that is set.
@@ -108,7 +109,7 @@ export async function registerWithClock(ctx: IExecuteFunctions, itemIndex: numbe
 	if (!clock) throw new NodeOperationError(ctx.getNode(), NO_CLOCK, { itemIndex });
 	const nextAt = firstActionAt(schedule, askedAt);
 	const entry: ClockEntry = { url: clockUrl, step: 0, nextAt: nextAt === null ? null : new Date(nextAt).toISOString() };
-	const body = JSON.stringify({ [CLOCK_FIELD]: { register: entry } });
+	const body = ownMessageBody({ kind: 'register', entry });
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: clock.url,

@@ -1,24 +1,24 @@
 /**
- * The trigger's clock for reminders and escalation of in-chat approvals (../shared/inChatClock.ts
+ * The trigger's clock for reminders and escalation of in-chat approvals (../../shared/approvals/clockProtocol.ts
  * says why the clock must be an active trigger). When n8n registers the webhook for production,
  * recordClockAddress writes where the trigger listens into the workflow's static data, for Send
  * and Wait to find. n8n runs trigger() on the process that runs triggers (the leader in queue
  * mode) and again after a restart: every CLOCK_TICK it posts a signed tick to the trigger's own
- * URL, which any process answers from the stored questions (reminders.ts); the answer says when
+ * URL, which any process answers from the stored questions (clockTicks.ts); the answer says when
  * the next one is due. Idle (nothing due) it posts nothing once ALONE_AFTER_OWN_ANSWERS ticks were
  * answered by its own process (one n8n process), and every IDLE_TICK_MS once another process
  * answered one (queue mode: questions registered there are seen within that).
  */
 import type { IDataObject, IHookFunctions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
-import type { ClockAddress } from '../shared/inChatClock';
-import { CLOCK_FIELD, CLOCKS_FIELD, clocksOf } from '../shared/inChatClock';
-import { isPlainObject } from '../shared/validation';
-import { logTrigger } from './log';
-import { ownUrl, postToOwnUrl } from './recheck';
-import { clockDueAt, setClockDue } from './reminderStore';
-import { ALONE_AFTER_OWN_ANSWERS, CLOCK_TICK, IDLE_TICK_MS, TICK_ANSWER_TIMEOUT_MS } from '../shared/approvals/timing';
-import { processId } from '../shared/processMemory';
+import type { ClockAddress } from '../../shared/approvals/clockProtocol';
+import { CLOCKS_FIELD, clocksOf } from '../../shared/approvals/clockProtocol';
+import { isPlainObject } from '../../shared/validation';
+import { logTrigger } from '../log';
+import { ownUrl, postToOwnUrl } from './ownUrl';
+import { clockDueAt, setClockDue } from './remindersStore';
+import { ALONE_AFTER_OWN_ANSWERS, CLOCK_TICK, IDLE_TICK_MS, TICK_ANSWER_TIMEOUT_MS } from '../../shared/approvals/timing';
+import { processId } from '../../shared/processMemory';
 /** The key of a trigger in the static data: its webhook ID, which stays when the node is renamed. */
 function clockKey(node: { webhookId?: string; name: string }): string {
 	return node.webhookId ?? node.name;
@@ -68,7 +68,7 @@ async function secretOf(ctx: ITriggerFunctions): Promise<string | undefined> {
 async function postClockTick(ctx: ITriggerFunctions, address: ClockAddress): Promise<{ nextDueAt?: number; answeredBy: unknown } | undefined> {
 	const secret = await secretOf(ctx);
 	if (!secret) return undefined;
-	const answer = await postToOwnUrl(ctx, address, secret, { [CLOCK_FIELD]: { tick: { at: new Date().toISOString() } } }, 'clock', TICK_ANSWER_TIMEOUT_MS);
+	const answer = await postToOwnUrl(ctx, address, secret, { kind: 'tick', at: new Date().toISOString() }, 'clock', TICK_ANSWER_TIMEOUT_MS);
 	if (!isPlainObject(answer) || typeof answer.waiting !== 'number') return undefined;
 	return typeof answer.nextDueAt === 'number' ? { nextDueAt: answer.nextDueAt, answeredBy: answer.answeredBy } : { answeredBy: answer.answeredBy };
 }

@@ -9,16 +9,15 @@ import { checkSignature } from '../shared/signature';
 import { PICTURE_TIMEOUT_SECONDS } from './description';
 import { CLOCK_STOPPED_AFTER_MS, MAX_PICTURE_TIMEOUT_S, TAPS_START_WITHIN_MS } from '../shared/approvals/timing';
 import { logTrigger, logTriggerOnce, webhookCredentialName } from './log';
-import type { AnswerResult } from './answers';
-import { handleAnswer, isAnswerEvent } from './answers';
-import type { BallotStore } from './ballots';
-import { writeBack } from './ballots';
-import { answerRecount } from './recount';
-import { readRecount } from './recheck';
-import { answerClock } from './reminders';
-import { mostOverdue } from './reminderStore';
-import type { ClockMessage } from '../shared/inChatClock';
-import { readClockMessage } from '../shared/inChatClock';
+import type { AnswerResult } from './approvals/handOn';
+import { handleAnswer, isAnswerEvent } from './approvals/taps';
+import type { BallotStore } from './approvals/votesStore';
+import { writeBack } from './approvals/votesStore';
+import { answerRecount } from './approvals/recounts';
+import { answerClock } from './approvals/clockTicks';
+import { mostOverdue } from './approvals/remindersStore';
+import type { OwnMessage } from '../shared/approvals/ownMessages';
+import { readOwnMessage } from '../shared/approvals/ownMessages';
 import { answerWhenRunStarts } from './pacing';
 import { processId } from '../shared/processMemory';
 import { downloadWithinLimit, pictureError } from './picture';
@@ -35,7 +34,7 @@ import {
 	splitIds,
 	userEventKey,
 	userEventValue,
-} from './delivery';
+} from './eventFields';
 
 const RECENT_EVENTS_FIELD = 'recentEventKeys';
 
@@ -276,7 +275,7 @@ export interface Receipt {
 	staticData: IDataObject;
 	scope: string;
 	production: boolean;
-	/** Counted in-chat votes (ballots.ts), kept in production only. */
+	/** Counted in-chat votes (approvals/votesStore.ts), kept in production only. */
 	ballots: BallotStore;
 }
 
@@ -389,8 +388,8 @@ function warnIfClockStopped(ctx: IWebhookFunctions, staticData: IDataObject): vo
 	logTriggerOnce(ctx, 'triggerClock', `a reminder of an in-chat approval is ${Math.round(late / 60_000)} minutes overdue: n8n does not run this trigger's clock (trigger()), or its ticks do not reach the waiting executions (see the warnings before). Reminders and escalation wait until a tick gets through; deactivate and activate the workflow.`);
 }
 
-/** A message to the trigger's clock (reminders.ts), answered with how many questions still wait. */
-async function answerClockMessage(ctx: IWebhookFunctions, message: ClockMessage, receipt: Receipt): Promise<IWebhookResponseData> {
+/** A message to the trigger's clock (clockTicks.ts), answered with how many questions still wait and when the next tick is due. */
+async function answerClockMessage(ctx: IWebhookFunctions, message: Exclude<OwnMessage, { kind: 'recount' }>, receipt: Receipt): Promise<IWebhookResponseData> {
 	const where = { scope: receipt.scope, staticData: receipt.staticData, ballots: receipt.ballots, resumeBaseUrl: receipt.options.resumeBaseUrl };
 	const { text, waiting, nextDueAt } = await answerClock(ctx, message, where);
 	ctx.getResponseObject().status(200).json({ received: 0, message: `Clock of reminders: ${text}`, waiting, nextDueAt: nextDueAt ?? null, answeredBy: processId() });
@@ -409,7 +408,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (refused) return refused;
 
 	// 2. Parse. Counted in-chat votes this process holds are written back when a request starts and
-	// when it ends (ballots.ts): n8n saves the copy of the end, however long the request took.
+	// when it ends (approvals/votesStore.ts): n8n saves the copy of the end, however long the request took.
 	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
 	const receipt = receiptOf(this);
 	writeBack(receipt.ballots);
@@ -423,11 +422,10 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 /** Steps 2 to 8 of a verified delivery (receiveDelivery). */
 async function answerDelivery(ctx: IWebhookFunctions, body: Buffer, headers: IDataObject, receipt: Receipt): Promise<IWebhookResponseData> {
 	if (receipt.production) warnIfClockStopped(ctx, receipt.staticData);
-	const signed = ctx.getNodeParameter('verification', 'secret') === 'secret';
-	const recount = signed ? readRecount(body) : undefined;
-	if (recount) return reply(ctx, 200, `Recount of in-chat votes: ${await answerRecount(ctx, recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);
-	const clock = signed && receipt.production ? readClockMessage(body) : undefined;
-	if (clock) return await answerClockMessage(ctx, clock, receipt);
+	// The trigger's own messages (ownMessages.ts), signed like deliveries: recounts, and in production the clock's.
+	const own = ctx.getNodeParameter('verification', 'secret') === 'secret' ? readOwnMessage(body) : undefined;
+	if (own?.kind === 'recount') return reply(ctx, 200, `Recount of in-chat votes: ${await answerRecount(ctx, own.recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);
+	if (own && receipt.production) return await answerClockMessage(ctx, own, receipt);
 	const delivery = parseDelivery(body, headers['x-service-event']);
 	if (delivery.kind === 'malformed') return reply(ctx, 400, `Malformed delivery: ${delivery.reason}`);
 

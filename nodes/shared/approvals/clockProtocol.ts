@@ -13,13 +13,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { createHmac } from 'crypto';
 
-import { isPlainObject } from './validation';
+import { isPlainObject } from '../validation';
 
 /** Where in the workflow's global static data the Workplace Triggers say where they listen (node name -> address). */
 export const CLOCKS_FIELD = 'workplaceTriggerClocks';
-
-/** The body field of what is posted to the trigger's clock (a registration, a tick, a progress to keep). */
-export const CLOCK_FIELD = 'workplaceClock';
 
 /** Where to post to a trigger: its production URL, and the Host header n8n expects when the URL goes another way. */
 export interface ClockAddress {
@@ -46,9 +43,6 @@ export interface ClockEntry {
 	failingSince?: number;
 }
 
-/** What the trigger's clock receives: a question to keep, a tick, or a progress another process reached. */
-export type ClockMessage = { register: ClockEntry } | { keep: ClockEntry & { request: string } } | { tick: { at: string } };
-
 /** What the trigger posts to a waiting node on a tick is `{payload, signature}`: the payload `{step, ballots, skipDue?}` as JSON, signed with the webhook secret. */
 
 /** What the waiting node answers a tick: its new progress, and what it posted. */
@@ -63,7 +57,8 @@ export function signBody(secret: string, body: string): string {
 	return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-function isEntry(value: unknown): value is ClockEntry {
+/** Whether a value is a question of the clock, as stored or posted. */
+export function isClockEntry(value: unknown): value is ClockEntry {
 	return (
 		isPlainObject(value) &&
 		typeof value.url === 'string' &&
@@ -74,25 +69,6 @@ function isEntry(value: unknown): value is ClockEntry {
 		(value.doneAt === undefined || typeof value.doneAt === 'number') &&
 		(value.failingSince === undefined || typeof value.failingSince === 'number')
 	);
-}
-
-/** The clock message a body is, or undefined for anything else (a delivery of the platform). */
-export function readClockMessage(body: Buffer): ClockMessage | undefined {
-	if (!body.includes(CLOCK_FIELD)) return undefined;
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(body.toString('utf8'));
-	} catch {
-		return undefined;
-	}
-	const message = isPlainObject(parsed) ? parsed[CLOCK_FIELD] : undefined;
-	if (!isPlainObject(message)) return undefined;
-	if (isEntry(message.register)) return { register: message.register };
-	if (isPlainObject(message.keep) && isEntry(message.keep) && typeof message.keep.request === 'string') {
-		return { keep: { ...message.keep, request: message.keep.request } };
-	}
-	if (isPlainObject(message.tick) && typeof message.tick.at === 'string') return { tick: { at: message.tick.at } };
-	return undefined;
 }
 
 export function readClockReply(body: unknown): ClockReply | undefined {
