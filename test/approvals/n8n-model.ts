@@ -20,6 +20,8 @@
 import { createHmac } from 'node:crypto';
 import type { IDataObject, IHttpRequestOptions, ITriggerFunctions, ITriggerResponse, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import type { SentAnswer } from '../helpers/fake-response';
+import { FakeResponse } from '../helpers/fake-response';
 import type { Proc, Rng } from './virtual-world';
 import { VirtualWorld } from './virtual-world';
 
@@ -90,11 +92,6 @@ export interface LogLine {
 	message: string;
 }
 
-interface ModelResponse {
-	status: number;
-	body: unknown;
-	headers: Record<string, string>;
-}
 
 /** Marks `changed` on every write at any depth, as n8n's ObservableObject sets `__dataChanged`. */
 function observe<T extends object>(target: T, changed: () => void): T {
@@ -130,43 +127,6 @@ export function signedResumeUrl(executionId: string, nodeId: string, query: Reco
 
 export function platformSignature(raw: string): string {
 	return createHmac('sha256', WEBHOOK_SECRET).update(raw).digest('hex');
-}
-
-/** express's response as far as the package uses it. */
-class Response {
-	statusCode = 200;
-
-	headers: Record<string, string> = {};
-
-	sent = false;
-
-	constructor(private readonly onSend: (answer: ModelResponse) => void) {}
-
-	status(code: number): this {
-		this.statusCode = code;
-		return this;
-	}
-
-	setHeader(name: string, value: string): this {
-		this.headers[name.toLowerCase()] = value;
-		return this;
-	}
-
-	json(body: unknown): this {
-		return this.send(body);
-	}
-
-	send(body: unknown): this {
-		if (!this.sent) {
-			this.sent = true;
-			this.onSend({ status: this.statusCode, body, headers: this.headers });
-		}
-		return this;
-	}
-
-	end(): this {
-		return this.send('');
-	}
 }
 
 export interface ModelOptions {
@@ -281,7 +241,7 @@ export class N8nModel {
 				const working = this.inFlight.get(to) ?? new Set();
 				this.inFlight.set(to, working);
 				working.add(lost);
-				const answer = (response: ModelResponse) => {
+				const answer = (response: SentAnswer) => {
 					working.delete(lost);
 					this.world.at(from, this.latency(), () =>
 						end(() => {
@@ -370,13 +330,13 @@ export class N8nModel {
 	}
 
 	/** A delivery to the trigger's URL, as n8n's live webhooks handle it. */
-	private async triggerRequest(proc: Proc, raw: Buffer, headers: Record<string, string>, answer: (response: ModelResponse) => void): Promise<void> {
+	private async triggerRequest(proc: Proc, raw: Buffer, headers: Record<string, string>, answer: (response: SentAnswer) => void): Promise<void> {
 		const copy = JSON.parse(this.staticData) as IDataObject;
 		let changed = false;
 		const staticData = observe(copy, () => {
 			changed = true;
 		});
-		const res = new Response(answer);
+		const res = new FakeResponse(answer);
 		const node = this.triggerNode();
 		const ctx = {
 			getNode: () => node,
@@ -405,16 +365,16 @@ export class N8nModel {
 		try {
 			result = await this.code.receiveDelivery.call(ctx);
 		} catch (error) {
-			if (!res.sent) res.status(500).json({ message: (error as Error).message });
+			if (!res.headersSent) res.status(500).json({ message: (error as Error).message });
 			return;
 		}
 		if (changed) this.staticData = JSON.stringify(copy);
 		if (result.workflowData) this.runs.push(result.workflowData[0].map((item) => item.json));
-		if (!res.sent) res.status(200).json({ message: 'Workflow was started' });
+		if (!res.headersSent) res.status(200).json({ message: 'Workflow was started' });
 	}
 
 	/** A request to a resume URL, as n8n's waiting webhooks handle it. */
-	private async waitingRequest(proc: Proc, href: string, raw: string, answer: (response: ModelResponse) => void): Promise<void> {
+	private async waitingRequest(proc: Proc, href: string, raw: string, answer: (response: SentAnswer) => void): Promise<void> {
 		const url = new URL(href);
 		const [executionId, nodeId] = url.pathname.split('/').slice(-2);
 		const execution = this.executions.get(executionId);
@@ -423,7 +383,7 @@ export class N8nModel {
 		if (execution.status === 'running') return answer({ status: 409, body: { message: `The execution "${executionId}" is running already.` }, headers: {} });
 		if (execution.status !== 'waiting') return answer({ status: 200, body: '<html>No action required</html>', headers: {} });
 		const loadedAt = Date.now();
-		const res = new Response(answer);
+		const res = new FakeResponse(answer);
 		const query = Object.fromEntries(url.searchParams.entries());
 		const node = {
 			id: nodeId,
@@ -456,7 +416,7 @@ export class N8nModel {
 		} as unknown as IWebhookFunctions;
 		const result = await this.code.sendAndWaitWebhook.call(ctx);
 		if (!result.workflowData) {
-			if (!res.sent) res.status(200).json({});
+			if (!res.headersSent) res.status(200).json({});
 			return;
 		}
 		// n8n 2 takes the resume only while the execution still waits; n8n 1 takes it whatever it is.

@@ -35,6 +35,7 @@ import { workflowBaseOf } from './engine';
 import { createAdditionalData } from './engine-additional-data';
 import { EngineCredentialsHelper } from './engine-credentials';
 import { engineTypes } from './engine-types';
+import { FakeResponse } from './fake-response';
 
 export interface WaitingRequest {
 	method: 'GET' | 'POST';
@@ -61,41 +62,6 @@ export interface WaitingOutcome {
 	/** Output 0 of the node after the resume. */
 	items: INodeExecutionData[];
 	run?: IRun;
-}
-
-class FakeResponse {
-	statusCode = 200;
-
-	headers: Record<string, string> = {};
-
-	body = '';
-
-	headersSent = false;
-
-	status(code: number): this {
-		this.statusCode = code;
-		return this;
-	}
-
-	setHeader(name: string, value: string): this {
-		this.headers[name.toLowerCase()] = value;
-		return this;
-	}
-
-	send(body: unknown): this {
-		this.body = typeof body === 'string' ? body : JSON.stringify(body);
-		this.headersSent = true;
-		return this;
-	}
-
-	json(body: unknown): this {
-		return this.send(body);
-	}
-
-	end(): this {
-		this.headersSent = true;
-		return this;
-	}
 }
 
 /** The execution as n8n stores it while it waits (a JSON round trip, like the database). */
