@@ -162,7 +162,7 @@ function checkIdleClock(model: N8nModel, plan: Plan, start: number, verdict: Ver
 	if (plan.processes !== 1) return;
 	const counting = plan.questions.some((q) => model.executions.get(q.executionId)!.status === 'waiting' && votesIn(model.deliveries, q, true).some((v) => q.approvers.includes(v.who)));
 	if (counting) return;
-	const quietFrom = start + Math.max(...plan.deliveries.map((d) => d.ms + (d.duplicateAfterMs ?? 0)), ...plan.restarts.map((r) => r.ms)) + RECHECK_DELAYS_MS[RECHECK_DELAYS_MS.length - 1] + CLEANUP_BOUND_MS;
+	const quietFrom = start + Math.max(0, ...plan.deliveries.map((d) => d.ms + (d.duplicateAfterMs ?? 0)), ...plan.restarts.map((r) => r.ms)) + RECHECK_DELAYS_MS[RECHECK_DELAYS_MS.length - 1] + CLEANUP_BOUND_MS;
 	const late = model.ownPosts.filter((post) => post.at > quietFrom && post.body.includes('"tick"'));
 	if (late.length) verdict.violations.push(`the idle trigger posted ${late.length} ticks to itself after ${new Date(quietFrom).toISOString()}`);
 }

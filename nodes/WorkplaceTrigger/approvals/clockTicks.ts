@@ -21,6 +21,7 @@ import { countingRequests, heldBallots, idleQuestions, nextIdleCheckAt } from '.
 import { logTrigger } from '../log';
 import { postLater } from './ownUrl';
 import { askWhetherWaiting } from './recounts';
+import { learned } from './questionLife';
 import { GIVE_UP_UNREACHABLE_AFTER_MS, TICK_FORWARD_TIMEOUT_MS, TICK_START_WITHIN_MS } from '../../shared/approvals/timing';
 import { signingSecret } from '../secret';
 import { armClock, clockUrlParts, finishQuestion, keep, nextActionAt, put, requestOf, stored, waitingRequests } from './remindersStore';
@@ -100,18 +101,21 @@ async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDat
 	return { kind: 'notWaiting', refusal: refusalOf(response.statusCode) };
 }
 
-/** What a tick does with one question after its hand-over. */
-function afterHandOver(ctx: IWebhookFunctions, staticData: IDataObject, request: string, entry: ClockEntry, outcome: TickOutcome, resumeBaseUrl: unknown): void {
+/** What a tick does with one question after its hand-over (questionLife.ts for a question that ended). */
+function afterHandOver(ctx: IWebhookFunctions, store: BallotStore, request: string, entry: ClockEntry, outcome: TickOutcome, resumeBaseUrl: unknown): void {
 	const execution = request.split(':')[0];
+	const staticData = store.staticData!;
 	if (outcome.kind === 'notWaiting') {
-		if (outcome.refusal) logTrigger(ctx, 'warn', `the reminders of the in-chat approval of execution ${execution} ended: ${outcome.refusal}.`);
+		// Refused by n8n: its reminders end; its votes, if any, are asked about apart (recounts.ts).
+		if (!outcome.refusal) return void learned(ctx, store, request, 'ended');
+		logTrigger(ctx, 'warn', `the reminders of the in-chat approval of execution ${execution} ended: ${outcome.refusal}.`);
 		return finishQuestion(staticData, request);
 	}
 	if (outcome.kind === 'failed') {
 		const failingSince = entry.failingSince ?? Date.now();
 		if (Date.now() - failingSince >= GIVE_UP_UNREACHABLE_AFTER_MS) {
 			logTrigger(ctx, 'warn', `the reminders of the in-chat approval of execution ${execution} were given up: its waiting node has not answered a tick for an hour (last: ${outcome.message}).`);
-			return finishQuestion(staticData, request);
+			return void learned(ctx, store, request, 'givenUp');
 		}
 		// Said once per outage of a question; the next tick tries again.
 		if (entry.failingSince === undefined) logTrigger(ctx, 'warn', `a reminder of execution ${execution} could not be handed to it (${outcome.message}); the next ticks try again, for an hour at most.`);
@@ -143,7 +147,7 @@ async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: Ba
 	for (const [request, entry] of due) {
 		if (!secret || Date.now() - startedAt > TICK_START_WITHIN_MS) break;
 		const outcome = await postTick(ctx, entry, heldBallots(ballots, request) as unknown as IDataObject[], secret, resumeBaseUrl);
-		afterHandOver(ctx, staticData, request, entry, outcome, resumeBaseUrl);
+		afterHandOver(ctx, ballots, request, entry, outcome, resumeBaseUrl);
 		handed++;
 	}
 	let asked = 0;

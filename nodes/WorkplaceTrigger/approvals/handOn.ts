@@ -1,19 +1,16 @@
 /**
  * Handing a tap (or a recount of earlier taps) to its waiting execution: the resume URL its answer
- * token stands for, under n8n's base URL of waiting executions, and what the waiting node answered;
- * what a question's kept votes become after it.
+ * token stands for, under n8n's base URL of waiting executions, and what the waiting node answered
+ * (questionLife.ts says what that does to the question).
  */
 import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { AnswerReply, AnswerToken, Ballot, ForwardedDelivery } from '../../shared/approvals/tapProtocol';
+import type { AnswerReply, AnswerToken, ForwardedDelivery } from '../../shared/approvals/tapProtocol';
 import { NOT_WAITING_REPLY, readAnswerReply, resumeUrlOf } from '../../shared/approvals/tapProtocol';
-import { CHECK_IDLE_QUESTION_AFTER_MS, FORWARD_TIMEOUT_MS, REPLY_TIMEOUT_S } from '../../shared/approvals/timing';
+import { FORWARD_TIMEOUT_MS, REPLY_TIMEOUT_S } from '../../shared/approvals/timing';
 import { botRequest } from '../../shared/transport/botApi';
 import { chatOf } from '../eventFields';
 import { logTrigger } from '../log';
-import { armClock, finishQuestion } from './remindersStore';
-import type { BallotStore } from './votesStore';
-import { MAX_REQUESTS, finishBallots, keepBallots } from './votesStore';
 
 /** Posted to a tap n8n itself refused: the execution is no longer waiting (answered, timed out or stopped). */
 export { NOT_WAITING_REPLY };
@@ -136,20 +133,5 @@ export async function handOn(ctx: IWebhookFunctions, token: AnswerToken, body: F
 		default:
 			logTrigger(ctx, 'warn', `a tap on an in-chat answer button could not be handed to execution ${token.executionId}: ${result.message}. The delivery was answered 503 so that the platform sends it again.`);
 			return { outcome: 'failed', reply: NOT_RECORDED_REPLY };
-	}
-}
-
-/** What the kept taps of a question become after an outcome: kept with this one when counted, done once decided. */
-export function afterOutcome(ctx: IWebhookFunctions, store: BallotStore, request: string, outcome: AnswerResult['outcome'], counted: Ballot[]): void {
-	if (outcome === 'counted') {
-		// The clock asks later whether the question still waits (votesStore.ts, idleQuestions).
-		armClock(store.scope, Date.now() + CHECK_IDLE_QUESTION_AFTER_MS);
-		if (keepBallots(store, request, counted) > 0) {
-			logTrigger(ctx, 'warn', `more than ${MAX_REQUESTS} in-chat approvals are counting votes: the votes of the oldest were dropped (its approvers must tap again). Questions left unanswered count against this limit until their execution ends.`);
-		}
-	}
-	if (outcome === 'resumed' || outcome === 'alreadyAnswered' || outcome === 'notWaiting') {
-		finishBallots(store, request);
-		finishQuestion(store.staticData, request);
 	}
 }

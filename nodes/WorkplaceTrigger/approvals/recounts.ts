@@ -21,10 +21,12 @@ import { MAX_RECOUNT_ROUNDS } from '../../shared/approvals/timing';
 import { parseDelivery } from '../../shared/delivery';
 import { isPlainObject } from '../../shared/validation';
 import { logTrigger } from '../log';
-import { afterOutcome, handOn, postReply } from './handOn';
+import { handOn, postReply } from './handOn';
+import type { QuestionEvent } from './questionLife';
+import { eventOf, learned } from './questionLife';
 import { postLater } from './ownUrl';
 import type { BallotStore } from './votesStore';
-import { addsTo, ballotId, finishBallots, heldBallots, isDone, isHeld, keepBallots, noteUnreachable, unionOf } from './votesStore';
+import { addsTo, ballotId, heldBallots, isDone, isHeld, keepBallots, noteUnreachable, unionOf } from './votesStore';
 
 /** The tap event and token of one of the question's taps (its chat and resume URL). */
 function questionOf(ballots: Ballot[], request: string): { event: IDataObject; token: AnswerToken } | undefined {
@@ -79,7 +81,7 @@ export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, st
 	const question = questionOf(merged, recount.request);
 	if (!question) return 'no tap of the question';
 	const handed = await handOn(ctx, question.token, { ballots: merged }, resumeBaseUrl);
-	afterOutcome(ctx, store, recount.request, handed.outcome, merged);
+	learned(ctx, store, recount.request, eventOf(handed.outcome), merged);
 	if (handed.outcome === 'counted' && addsTo(held, merged)) scheduleRechecks(ctx, next, resumeBaseUrl, store);
 	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
 		await postReply(ctx, question.event, handed.reply);
@@ -98,23 +100,24 @@ export async function askWhetherWaiting(ctx: IWebhookFunctions, store: BallotSto
 	const handed = await handOn(ctx, question.token, { ballots }, resumeBaseUrl);
 	if (handed.outcome === 'failed' || handed.outcome === 'refused' || handed.outcome === 'invalid' || handed.outcome === 'misconfigured') {
 		if (noteUnreachable(store, request)) {
+			learned(ctx, store, request, 'givenUp');
 			logTrigger(ctx, 'warn', `the votes of the in-chat approval of execution ${question.token.executionId} were given up: its waiting node has not answered for an hour (last: ${handed.outcome}). Its approvers' taps from now on are handed on afresh.`);
 		}
 		return handed.outcome;
 	}
-	afterOutcome(ctx, store, request, handed.outcome, ballots);
+	learned(ctx, store, request, eventOf(handed.outcome), ballots);
 	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
 		await postReply(ctx, question.event, handed.reply);
 	}
 	return handed.outcome;
 }
 
-/** The outcomes of a recount after which the question needs no more: decided, or no longer waiting. */
-const SETTLED = /: (resumed|alreadyAnswered|notWaiting|done)$/;
-
-/** Whether n8n's answer to a recount says the question is settled. */
-function isSettled(answer: unknown): boolean {
-	return isPlainObject(answer) && typeof answer.message === 'string' && SETTLED.test(answer.message);
+/** What n8n's answer to a recount tells of the question when it needs no more: decided, or no longer waiting. */
+function settledBy(answer: unknown): QuestionEvent | undefined {
+	const outcome = isPlainObject(answer) && typeof answer.message === 'string' ? /: (\w+)$/.exec(answer.message)?.[1] : undefined;
+	if (outcome === 'done') return 'ended';
+	const event = outcome === undefined ? undefined : eventOf(outcome);
+	return event === 'decided' || event === 'ended' ? event : undefined;
 }
 
 /**
@@ -129,8 +132,10 @@ export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resum
 		message: { kind: 'recount', recount },
 		goOn: () => isHeld(store, recount.request),
 		stopAfter: (answer) => {
-			if (!isSettled(answer)) return false;
-			finishBallots({ scope: store.scope }, recount.request);
+			const settled = settledBy(answer);
+			if (!settled) return false;
+			// Settled by another process: this one lets go of the question (its memory only).
+			learned(ctx, { scope: store.scope }, recount.request, settled);
 			return true;
 		},
 		failed: 'a recount of in-chat votes could not be posted; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it',

@@ -14,7 +14,8 @@ import { processMap } from '../../shared/processMemory';
 import { isPlainObject } from '../../shared/validation';
 import { logTrigger } from '../log';
 import type { AnswerResult, Handed } from './handOn';
-import { afterOutcome, handOn, postReply } from './handOn';
+import { handOn, postReply } from './handOn';
+import { eventOf, learned } from './questionLife';
 import { scheduleRechecks } from './recounts';
 import type { BallotStore } from './votesStore';
 import { heldBallots, unionOf } from './votesStore';
@@ -104,7 +105,7 @@ export async function handleAnswer(
 		const earlier = heldBallots(store, request).filter((ballot) => ballot.delivery !== tap.delivery);
 		const handed = await handOn(ctx, token, earlier.length ? { ...tap, ballots: earlier } : { ...tap }, resumeBaseUrl);
 		const counted = unionOf(earlier, [{ delivery: tap.delivery, signature: tap.signature }]);
-		afterOutcome(ctx, store, request, handed.outcome, counted);
+		learned(ctx, store, request, eventOf(handed.outcome), counted);
 		if (handed.outcome === 'counted' && store.staticData) scheduleRechecks(ctx, { request, ballots: counted, round: 0 }, resumeBaseUrl, store);
 		if (handed.reply.trim() !== '') await replyOnce(ctx, event, request, handed);
 		return { outcome: handed.outcome };

@@ -173,17 +173,14 @@ export function finishBallots(store: BallotStore, request: string): void {
 
 /**
  * The waiting node of a question did not answer: it is asked again later, until
- * GIVE_UP_UNREACHABLE_AFTER_MS after the first time, then it is done. Whether it was given up.
+ * GIVE_UP_UNREACHABLE_AFTER_MS after the first time. Whether it is to be given up now (questionLife.ts).
  */
 export function noteUnreachable(store: BallotStore, request: string): boolean {
 	const now = Date.now();
 	const entry = merge(stored(store.staticData)[request], fresh(store, request));
 	if (entry.done !== undefined) return false;
 	const since = entry.failingSince ?? now;
-	if (now - since >= GIVE_UP_UNREACHABLE_AFTER_MS) {
-		finishBallots(store, request);
-		return true;
-	}
+	if (now - since >= GIVE_UP_UNREACHABLE_AFTER_MS) return true;
 	heldIn(store.scope).set(request, { at: now, ballots: entry.ballots, failingSince: since });
 	writeBack(store);
 	return false;
