@@ -211,7 +211,7 @@ const escalate = valuesCollection(
 			'string',
 			'Backup Approvers',
 			'backupApprovers',
-			'User IDs or usernames, separated by commas, whose taps count like Allowed Approvers from the escalation on',
+			'User IDs or usernames, separated by commas, whose taps count like Allowed Approvers on the buttons the escalation posts (not on the first message)',
 			{ placeholder: 'e.g. dave, erin' },
 		),
 		optionsProperty(
@@ -236,7 +236,7 @@ const escalate = valuesCollection(
 	],
 	{
 		default: { values: { escalateAfterAmount: 1, escalateAfterUnit: 'days', backupApprovers: '', postIn: 'sameChat', escalationText: DEFAULT_ESCALATION_TEXT } },
-		description: `Whether to post the question again when it is still undecided after a time, with backup approvers whose taps count from then on. ${clockNote}.`,
+		description: `Whether to post the question again, with buttons of its own, when it is still undecided after a time; backup approvers answer on those buttons. ${clockNote}.`,
 		displayOptions: { show: inChat },
 	},
 );

@@ -21,7 +21,7 @@ export interface Reminders {
 
 export interface Escalation {
 	afterMs: number;
-	/** User IDs or usernames whose taps count from the escalation on. */
+	/** User IDs or usernames whose taps count on the buttons the escalation posts. */
 	backups: string[];
 	/** Where the question goes again: its own chat, or another group (and topic). */
 	to: { sameChat: true } | { sameChat: false; groupId: string; topicId: string };
