@@ -22,7 +22,7 @@ export type Reliance =
 	| 'inputFieldExpressions'
 	/** n8n runs the Workplace Trigger's trigger(), its clock of reminders (WorkplaceTrigger/clock.ts). */
 	| 'triggerClock'
-	/** A node context holds the workflow it runs in, `workflow.nodes` (WorkplaceBot/actions/message/sendAndWait/clock.ts). */
+	/** A node context holds the workflow it runs in, `workflow.nodes` (WorkplaceBot/actions/message/sendAndWait/reminderPosts.ts). */
 	| 'workflowOfContext'
 	/** n8n's waiting route answers the trigger's process (WorkplaceTrigger/resumeRoute.ts); one per address. */
 	| `resumeRoute:${string}`;
