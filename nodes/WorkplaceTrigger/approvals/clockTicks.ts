@@ -6,8 +6,8 @@
  * - `register`: a Send and Wait keeps its question here before it sends it;
  * - `tick` (reminderClock.ts, every 30 s on the process that runs triggers): due questions are posted to
  *   their waiting node, which posts the reminder or escalation and answers its new progress;
- * - `keep`: a process that changed a question posts it again 3 s and 45 s later, since n8n
- *   saves static data whole and a delivery saved meanwhile by another process may have dropped it.
+ * - `keep`: a process that changed a question posts it again at RECHECK_DELAYS_MS, since n8n
+ *   saves static data whole and a request saved meanwhile by another process may have dropped it.
  * A question is done when it has nothing left, or its execution no longer waits; done questions
  * are kept 10 minutes (so a late `keep` cannot bring them back), then dropped.
  */

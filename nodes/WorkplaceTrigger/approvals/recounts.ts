@@ -21,6 +21,7 @@ import { MAX_RECOUNT_ROUNDS } from '../../shared/approvals/timing';
 import { parseDelivery } from '../../shared/delivery';
 import { isPlainObject } from '../../shared/validation';
 import { logTrigger } from '../log';
+import type { Handed } from './handOn';
 import { handOn, postReply } from './handOn';
 import type { QuestionEvent } from './questionLife';
 import { eventOf, learned } from './questionLife';
@@ -81,8 +82,13 @@ export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, st
 	const question = questionOf(merged, recount.request);
 	if (!question) return 'no tap of the question';
 	const handed = await handOn(ctx, question.token, { ballots: merged }, resumeBaseUrl);
-	learned(ctx, store, recount.request, eventOf(handed.outcome), merged);
 	if (handed.outcome === 'counted' && addsTo(held, merged)) scheduleRechecks(ctx, next, resumeBaseUrl, store);
+	return await afterCount(ctx, store, recount.request, question, handed, merged);
+}
+
+/** What a count without a new tap leads to: the question moves on, and a decision's confirmation is posted (nobody else would). */
+async function afterCount(ctx: IWebhookFunctions, store: BallotStore, request: string, question: { event: IDataObject }, handed: Handed, ballots: Ballot[]): Promise<string> {
+	learned(ctx, store, request, eventOf(handed.outcome), ballots);
 	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
 		await postReply(ctx, question.event, handed.reply);
 	}
@@ -105,11 +111,7 @@ export async function askWhetherWaiting(ctx: IWebhookFunctions, store: BallotSto
 		}
 		return handed.outcome;
 	}
-	learned(ctx, store, request, eventOf(handed.outcome), ballots);
-	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
-		await postReply(ctx, question.event, handed.reply);
-	}
-	return handed.outcome;
+	return await afterCount(ctx, store, request, question, handed, ballots);
 }
 
 /** What n8n's answer to a recount tells of the question when it needs no more: decided, or no longer waiting. */
