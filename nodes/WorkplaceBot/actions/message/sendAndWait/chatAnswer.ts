@@ -33,8 +33,8 @@ import type { Responder } from './answerData';
 import { answerData, waitingMessage } from './answerData';
 import { DEFAULT_CHAT_TEXTS } from './description';
 import { readSchedule } from './schedule';
-import type { DeclineRule, Question, Tally, Vote } from './votes';
-import { ballotVotes, genuineTokens, hasVoted, tally, voteOf, votesOf } from './votes';
+import type { DeclineRule, Genuine, Question, Tally, Vote } from './votes';
+import { ballotVotes, genuineOf, hasVoted, tally, voteOf, votesOf } from './votes';
 
 function respond(ctx: IWebhookFunctions, status: number, outcome: AnswerOutcome, message: string, reply = ''): IWebhookResponseData {
 	const body: AnswerReply = { outcome, message, reply };
@@ -115,14 +115,14 @@ export async function webhookSecret(ctx: IWebhookFunctions): Promise<string | un
  * The new tap of a forward: the event the trigger names, when it is a genuine tap on this message's
  * button of the resume URL's answer; else the refusal.
  */
-function readTap(ctx: IWebhookFunctions, secret: string, question: Question, query: Record<string, string>, tap: ForwardedTap): Vote | IWebhookResponseData {
-	if (checkSignature(secret, tap.raw, tap.signature) !== 'valid') {
+function readTap(ctx: IWebhookFunctions, genuine: Genuine, query: Record<string, string>, tap: ForwardedTap): Vote | IWebhookResponseData {
+	if (checkSignature(genuine.secret, tap.raw, tap.signature) !== 'valid') {
 		return respond(ctx, 401, 'invalid', "The delivery's X-Service-Signature does not match the webhook secret of the Send and Wait node");
 	}
 	const delivery = parseDelivery(tap.raw, undefined);
 	const event = delivery.kind === 'bot' ? delivery.events[tap.event] : undefined;
-	const genuine = genuineTokens(ctx, question);
-	const vote = event && (event.postback as IDataObject | undefined)?.data === genuine[query.answer as keyof typeof genuine] ? voteOf(event, genuine) : undefined;
+	const tokens = genuine.tokens;
+	const vote = event && (event.postback as IDataObject | undefined)?.data === tokens[query.answer as keyof typeof tokens] ? voteOf(event, tokens) : undefined;
 	if (!vote) return respond(ctx, 401, 'invalid', "The delivery's event named by the trigger is no tap on this message's buttons by a named user");
 	return vote;
 }
@@ -167,10 +167,11 @@ export async function chatAnswerWebhook(ctx: IWebhookFunctions, query: Record<st
 	const question: Question = { executionId: String(ctx.getExecutionId()), nodeId: ctx.getNode().id, nonce: query.nonce };
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 	const allowed = countsVote(ctx, options);
+	const genuine = genuineOf(ctx, secret, question);
 
 	let tapped: Vote | undefined;
 	if (forwarded.tap) {
-		const read = readTap(ctx, secret, question, query, forwarded.tap);
+		const read = readTap(ctx, genuine, query, forwarded.tap);
 		if (!('user' in read)) return read;
 		tapped = read;
 		if (!allowed(tapped)) {
@@ -184,8 +185,8 @@ export async function chatAnswerWebhook(ctx: IWebhookFunctions, query: Record<st
 
 	const { required, rule } = approvalRule(ctx);
 	// The earlier taps: those the trigger holds, and those before this one in its own delivery.
-	const inDelivery = forwarded.tap ? votesOf(ctx, secret, question, forwarded.tap.raw, forwarded.tap.signature, forwarded.tap.event) : [];
-	const earlier = [...ballotVotes(ctx, secret, question, forwarded.ballots), ...inDelivery];
+	const inDelivery = forwarded.tap ? votesOf(genuine, forwarded.tap.raw, forwarded.tap.signature, forwarded.tap.event) : [];
+	const earlier = [...ballotVotes(genuine, forwarded.ballots), ...inDelivery];
 	const counts = tally(tapped ? [...earlier, tapped] : earlier, required, rule, allowed);
 	if (counts.decision) return claims.claimAnswer(key) ? resumeWith(ctx, counts, options, required) : alreadyAnswered();
 	const status = `${counts.approvals} of ${required} approvals, ${counts.declines} declined`;

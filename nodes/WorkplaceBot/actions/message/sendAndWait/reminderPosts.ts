@@ -26,7 +26,7 @@ import { NONCE_PARAM, approvalButtons, pushMessages } from './body';
 import type { ClockAction, Escalation, Schedule } from './schedule';
 import { actionsOf, dueActions, firstActionAt, readSchedule, splitNames } from './schedule';
 import type { Vote } from './votes';
-import { ballotVotes, hasVoted } from './votes';
+import { ballotVotes, genuineOf, hasVoted } from './votes';
 
 
 /** The query of the node's clock URL, signed by n8n like the answer buttons' URLs. */
@@ -223,7 +223,7 @@ export async function clockWebhook(ctx: IWebhookFunctions, query: Record<string,
 	// Answered here already (n8n is taking the resume): nothing more is due.
 	if (isAnswered(`${question.executionId}:${question.nodeId}:${nonce}`)) return respond(ctx, 200, { outcome: 'clock', step: tick.step, nextAt: null, message: 'answered' });
 	const { due, step, nextAt } = dueActions(actionsOf(schedule, askedAt), tick.step, Date.now());
-	const votes = ballotVotes(ctx, secret, question, tick.ballots.filter(isBallot));
+	const votes = ballotVotes(genuineOf(ctx, secret, question), tick.ballots.filter(isBallot));
 	const counted = votes.filter((vote, index) => !hasVoted(votes.slice(0, index), vote.user));
 	const done: string[] = [];
 	// The last hand-over may have posted these already (its answer was lost): skipped, never posted twice.

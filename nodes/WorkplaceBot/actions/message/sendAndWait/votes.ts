@@ -74,22 +74,31 @@ export function genuineTokens(ctx: IWebhookFunctions, question: Question): Parti
 	return { a: genuineToken(ctx, question, 'a'), d: genuineToken(ctx, question, 'd'), A: genuineToken(ctx, question, 'A'), D: genuineToken(ctx, question, 'D') };
 }
 
+/** The tokens n8n signs for this question and the webhook secret: what a genuine tap carries, and what signs its delivery. */
+export interface Genuine {
+	secret: string;
+	tokens: Partial<Record<AnswerCode, string>>;
+}
+
+export function genuineOf(ctx: IWebhookFunctions, secret: string, question: Question): Genuine {
+	return { secret, tokens: genuineTokens(ctx, question) };
+}
+
 /**
  * The taps on this question in one signed delivery (those before its event `before` when given:
  * the earlier taps of a delivery carrying several); none when the platform's signature does not hold.
  */
-export function votesOf(ctx: IWebhookFunctions, secret: string, question: Question, raw: Buffer, signature: string, before?: number): Vote[] {
-	if (checkSignature(secret, raw, signature) !== 'valid') return [];
+export function votesOf(genuine: Genuine, raw: Buffer, signature: string, before?: number): Vote[] {
+	if (checkSignature(genuine.secret, raw, signature) !== 'valid') return [];
 	const delivery = parseDelivery(raw, undefined);
 	if (delivery.kind !== 'bot') return [];
-	const genuine = genuineTokens(ctx, question);
 	const events = before === undefined ? delivery.events : delivery.events.slice(0, before);
-	return events.flatMap((event) => voteOf(event, genuine) ?? []);
+	return events.flatMap((event) => voteOf(event, genuine.tokens) ?? []);
 }
 
 /** The earlier taps a forward carried, each verified again. */
-export function ballotVotes(ctx: IWebhookFunctions, secret: string, question: Question, ballots: Ballot[]): Vote[] {
-	return ballots.flatMap((ballot) => votesOf(ctx, secret, question, Buffer.from(ballot.delivery, 'base64'), ballot.signature));
+export function ballotVotes(genuine: Genuine, ballots: Ballot[]): Vote[] {
+	return ballots.flatMap((ballot) => votesOf(genuine, Buffer.from(ballot.delivery, 'base64'), ballot.signature));
 }
 
 /** One key per person: the platform's user ID, else the username. */
