@@ -272,6 +272,23 @@ describe('the clock of an idle trigger (no question waiting)', () => {
 		expect(await ticksInThirdHour(1, 7)).toEqual({ firstHour: 10, thirdHour: 0 });
 	});
 
+	it('whose URL cannot be reached tries every 30 s for an hour, then every 10 minutes, saying so twice', async () => {
+		forgetProcessMemoryForTests();
+		const model = new N8nModel({ major: 2, processes: 1, rng: new Rng(7), code });
+		try {
+			const start = Date.now();
+			model.triggerDown = true;
+			model.activate(3 * 3600_000);
+			await model.world.run(start + 4 * 3600_000);
+			const ticks = model.ownPosts.filter((post) => post.body.includes('"tick"'));
+			const inHour = (hour: number) => ticks.filter((post) => post.at >= start + hour * 3600_000 && post.at < start + (hour + 1) * 3600_000).length;
+			expect([inHour(0), inHour(2)]).toEqual([119, 6]);
+			expect(model.log.filter((line) => /tick.* (did not reach|have not reached)/.test(line.message)).length).toBe(2);
+		} finally {
+			model.close();
+		}
+	});
+
 	it('asks once a minute when other processes answer its ticks (queue mode: 60 an hour)', async () => {
 		const { thirdHour } = await ticksInThirdHour(3, 7);
 		expect(thirdHour).toBe(60);

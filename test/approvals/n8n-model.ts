@@ -163,6 +163,9 @@ export class N8nModel {
 
 	readonly ownPosts: OwnPost[] = [];
 
+	/** The trigger's URL refuses connections (a proxy down): requests to it fail. */
+	triggerDown = false;
+
 	/** Until when the trigger's clock ticks (n8n's cron runs while the workflow is active). */
 	private clockUntil = 0;
 
@@ -235,6 +238,10 @@ export class N8nModel {
 			};
 			const fail = (message: string, code: string) => end(() => reject(Object.assign(new Error(message), { code })));
 			this.world.at(from, options.timeout ?? 300_000, () => fail(`timeout of ${options.timeout}ms exceeded`, 'ECONNABORTED'));
+			if (this.triggerDown && url.startsWith(TRIGGER_URL)) {
+				this.world.at(from, this.latency(), () => fail('connect ECONNREFUSED', 'ECONNREFUSED'));
+				return;
+			}
 			const to = this.anyProcess();
 			this.world.at(to, this.latency(), () => {
 				const lost = () => this.world.at(from, 1, () => fail('socket hang up', 'ECONNRESET'));

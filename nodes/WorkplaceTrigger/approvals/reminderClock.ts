@@ -17,7 +17,7 @@ import { isPlainObject } from '../../shared/validation';
 import { logTrigger } from '../log';
 import { ownUrl, postToOwnUrl } from './ownUrl';
 import { clockDueAt, setClockDue } from './remindersStore';
-import { ALONE_AFTER_OWN_ANSWERS, CLOCK_TICK, IDLE_TICK_MS, TICK_ANSWER_TIMEOUT_MS } from '../../shared/approvals/timing';
+import { ALONE_AFTER_OWN_ANSWERS, CLOCK_RETRY_SLOW_MS, CLOCK_TICK, GIVE_UP_UNREACHABLE_AFTER_MS, IDLE_TICK_MS, TICK_ANSWER_TIMEOUT_MS } from '../../shared/approvals/timing';
 import { processId } from '../../shared/processMemory';
 /** The key of a trigger in the static data: its webhook ID, which stays when the node is renamed. */
 function clockKey(node: { webhookId?: string; name: string }): string {
@@ -80,7 +80,8 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 	const scope = `${ctx.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
 	let lastPostAt = 0;
 	let busy = false;
-	let failing = false;
+	let failingSince: number | undefined;
+	let slowSaid = false;
 	// The first tick after a start looks at what is stored; then another process answering means
 	// queue mode (or several n8n processes behind one address): idle, the clock asks every minute.
 	// Alone: only after ALONE_AFTER_OWN_ANSWERS answers of its own, since a proxy may pick any process.
@@ -89,7 +90,8 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 	let ownAnswers = 0;
 	const onTick = () => {
 		// A second less than the idle time: the cron's ticks come a few milliseconds early or late.
-		const idlePollDue = (othersAnswer || ownAnswers < ALONE_AFTER_OWN_ANSWERS) && Date.now() - lastPostAt >= IDLE_TICK_MS - 1_000;
+		// Failing for an hour, only `due` (every CLOCK_RETRY_SLOW_MS) says when to try again.
+		const idlePollDue = !slowSaid && (othersAnswer || ownAnswers < ALONE_AFTER_OWN_ANSWERS) && Date.now() - lastPostAt >= IDLE_TICK_MS - 1_000;
 		const due = clockDueAt(scope);
 		if (busy || !(first || (due !== undefined && Date.now() >= due - 1_000) || idlePollDue)) return;
 		const address = clocksOf(ctx.getWorkflowStaticData('global'))[clockKey(node)];
@@ -103,13 +105,22 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 				setClockDue(scope, answer.nextDueAt);
 				if (answer.answeredBy !== processId()) othersAnswer = true;
 				else ownAnswers++;
-				failing = false;
+				failingSince = undefined;
+				slowSaid = false;
 			})
 			.catch((error: Error) => {
-				// Once per outage; the next tick (30 s) tries again, whatever was waiting.
-				setClockDue(scope, Date.now());
-				if (!failing) logTrigger(ctx, 'warn', `a tick of its clock did not reach ${address.url} (${error.message}); reminders wait for the next tick.`);
-				failing = true;
+				// Said once per outage; the next tick (30 s) tries again, after an hour of failures every
+				// CLOCK_RETRY_SLOW_MS (said once more).
+				const now = Date.now();
+				if (failingSince === undefined) logTrigger(ctx, 'warn', `a tick of its clock did not reach ${address.url} (${error.message}); reminders wait for the next tick.`);
+				const since = failingSince ?? now;
+				const slow = now - since >= GIVE_UP_UNREACHABLE_AFTER_MS;
+				if (slow && !slowSaid) {
+					slowSaid = true;
+					logTrigger(ctx, 'warn', `ticks of its clock have not reached ${address.url} for an hour (${error.message}); it now tries every ${CLOCK_RETRY_SLOW_MS / 60_000} minutes until one gets through.`);
+				}
+				failingSince = since;
+				setClockDue(scope, slow ? now + CLOCK_RETRY_SLOW_MS : now);
 			})
 			.finally(() => {
 				busy = false;

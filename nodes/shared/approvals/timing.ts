@@ -77,6 +77,9 @@ export const IDLE_TICK_MS = 60_000;
  */
 export const ALONE_AFTER_OWN_ANSWERS = 10;
 
+/** After GIVE_UP_UNREACHABLE_AFTER_MS of ticks that did not get through, the clock tries this seldom (one process; queue mode polls every IDLE_TICK_MS anyway). */
+export const CLOCK_RETRY_SLOW_MS = 10 * 60_000;
+
 /** How late a stored action may be before the clock is taken for stopped. */
 export const CLOCK_STOPPED_AFTER_MS = 20 * 60_000;
 
