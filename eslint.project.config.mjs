@@ -57,6 +57,23 @@ export default tseslint.config(
 			],
 		},
 	},
+	// The trigger's in-chat questions are read and written through one interface (questionStore.ts).
+	{
+		files: ['nodes/**/*.ts'],
+		ignores: ['nodes/WorkplaceTrigger/approvals/questionStore.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' },
+						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests', 'runAsProcessForTests'], message: 'The test entries are for the tests; the nodes never forget or swap their process memory.' },
+						{ group: ['**/approvals/votesStore', '**/approvals/remindersStore', './votesStore', './remindersStore'], message: "The trigger's questions are read and written through approvals/questionStore.ts." },
+					],
+				},
+			],
+		},
+	},
 	// An item's parameters are read through nodeParameter (nodes/shared/parameters.ts): once per node run
 	// and item, `{{ $json.field }}` from the item. Webhook, trigger and picker code reads without an item.
 	{

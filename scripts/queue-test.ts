@@ -83,10 +83,8 @@ import type { PushedMessage } from '../test/e2e/scenarios/send-and-wait-chat';
 import { approvalsWorkflow, asEscalated, escalationMessageOf } from '../test/e2e/scenarios/send-and-wait-chat';
 import { decodeAnswerToken } from '../nodes/shared/approvals/tapProtocol';
 import { askedAtOf } from '../nodes/shared/approvals/clockProtocol';
-import { BALLOTS_FIELD } from '../nodes/WorkplaceTrigger/approvals/votesStore';
 import { RECHECK_DELAYS_MS } from '../nodes/shared/approvals/timing';
-import { REMINDERS_FIELD } from '../nodes/WorkplaceTrigger/approvals/remindersStore';
-import { createActiveWorkflowIn, createCredentialIn, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
+import { createActiveWorkflowIn, createCredentialIn, questionsStored, storedStaticDataOf, waitForTriggerWebhook } from '../test/e2e/trigger-server';
 import { byId, chain, node, PACKAGE } from '../test/e2e/workflow';
 import {
 	ensureN8n,
@@ -751,8 +749,7 @@ async function inChatVotesPhase(cluster: QueueCluster, inst: N8nInstall, sim: Si
 	const posted = pushBodies(sim).slice(pushesBefore);
 	const stored = (await storedStaticDataOf(cluster.main, workflowId)) as Record<string, Record<string, unknown> | undefined>;
 	// Measured, not a promise: a process still holding taps of a decided question writes them back (approvals/votesStore.ts).
-	const keptTaps = Object.values(stored)
-		.flatMap((node) => Object.values((node?.[BALLOTS_FIELD] as Record<string, { ballots?: Array<{ delivery: string }> }> | undefined) ?? {}))
+	const keptTaps = Object.values(questionsStored(stored, 'votes') as Record<string, { ballots?: Array<{ delivery: string }> }>)
 		.flatMap((entry) => entry.ballots ?? [])
 		.map((b) => (JSON.parse(Buffer.from(b.delivery, 'base64').toString('utf8')) as { events: Array<{ source?: { username?: string } }> }).events[0]?.source?.username);
 	// What nginx passed after the taps (which went straight to the webhook processes): recounts to the trigger's URL, hand-offs to the resume URL.
@@ -941,8 +938,7 @@ async function inChatRemindersPhase(cluster: QueueCluster, inst: N8nInstall, sim
 
 	// The question as the trigger keeps it for its clock, in its static data (saved by the webhook process the registration reached).
 	const kept = async () => {
-		const node = (await storedStaticDataOf(cluster.main, workflowId))['node:Trigger'] as Record<string, unknown> | undefined;
-		return (node?.[REMINDERS_FIELD] as Record<string, { step: number; nextAt: string | null }> | undefined) ?? {};
+		return questionsStored(await storedStaticDataOf(cluster.main, workflowId), 'reminders') as Record<string, { step: number; nextAt: string | null }>;
 	};
 	let stored: Record<string, { step: number; nextAt: string | null }> = {};
 	for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(250)) {
@@ -1019,7 +1015,7 @@ async function inChatRemindersPhase(cluster: QueueCluster, inst: N8nInstall, sim
 			`first reminder +${firstAt} s, escalation +${escalatedAt} s, second reminder +${secondAt} s after the question; carol's tap ${carol.status} (${outcome}), execution ${final} ${resumedAfter} ms later; ` +
 			`worker jobs ${jobs} (run + resume); watched until +${seconds(Date.now())} s; next node got ${JSON.stringify(after)}`,
 	);
-	lines.push(`in-chat reminders: pushes after the question ${timeline().join(', ')}; left in the trigger's ${REMINDERS_FIELD}: ${JSON.stringify(left)}`);
+	lines.push(`in-chat reminders: pushes after the question ${timeline().join(', ')}; left in the trigger's reminders: ${JSON.stringify(left)}`);
 	lines.push(describe());
 
 	assert.equal(afterRestart, 'waiting', 'the execution after the restart of the webhook processes');
@@ -1061,7 +1057,7 @@ async function inChatRemindersPhase(cluster: QueueCluster, inst: N8nInstall, sim
 		'what the next node got',
 	);
 	// Decided questions are kept a while as done (nextAt null), so that a late copy cannot bring them back.
-	assert.deepEqual(Object.values(left).filter((entry) => entry.nextAt !== null), [], `the trigger's ${REMINDERS_FIELD} at the end: no question waits`);
+	assert.deepEqual(Object.values(left).filter((entry) => entry.nextAt !== null), [], "the trigger's reminders at the end: no question waits");
 	assert.equal(await runs(), 1, 'the clock and the tap started no run');
 }
 

@@ -11,11 +11,10 @@ import { CLOCK_STOPPED_AFTER_MS, MAX_PICTURE_TIMEOUT_S, TAPS_START_WITHIN_MS } f
 import { logTrigger, logTriggerOnce, webhookCredentialName } from './log';
 import type { AnswerResult } from './approvals/handOn';
 import { handleAnswer, isAnswerEvent } from './approvals/taps';
-import type { BallotStore } from './approvals/votesStore';
-import { writeBack } from './approvals/votesStore';
+import type { QuestionStore } from './approvals/questionStore';
+import { mostOverdue, questionStoreOf, writeBack } from './approvals/questionStore';
 import { answerRecount } from './approvals/recounts';
 import { answerClock } from './approvals/clockTicks';
-import { mostOverdue } from './approvals/remindersStore';
 import type { OwnMessage } from '../shared/approvals/ownMessages';
 import { readOwnMessage } from '../shared/approvals/ownMessages';
 import { answerWhenRunStarts } from './pacing';
@@ -99,7 +98,7 @@ async function handTapsOn(
 	signature: string,
 	resumeBaseUrl: unknown,
 	dedupe: Dedupe | undefined,
-	store: BallotStore,
+	store: QuestionStore,
 ): Promise<AnswerResult[] | 'inProgress'> {
 	const keys = taps.map((tap) => botEventKey(tap.event));
 	const claim = dedupe && claimEventKeys(dedupe.scope, dedupe.staticData, RECENT_EVENTS_FIELD, keys, dedupe.rememberEvents);
@@ -275,21 +274,19 @@ export interface Receipt {
 	staticData: IDataObject;
 	scope: string;
 	production: boolean;
-	/** Counted in-chat votes (approvals/votesStore.ts), kept in production only. */
-	ballots: BallotStore;
+	/** In-chat questions: their votes and reminders (approvals/questionStore.ts), kept in production only. */
+	questions: QuestionStore;
 }
 
 function receiptOf(ctx: IWebhookFunctions): Receipt {
-	const node = ctx.getNode();
 	const staticData = ctx.getWorkflowStaticData('node');
-	const scope = `${ctx.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
-	const production = ctx.getMode() !== 'manual';
+	const questions = questionStoreOf(ctx);
 	return {
 		options: ctx.getNodeParameter('options', {}) as TriggerOptions,
 		staticData,
-		scope,
-		production,
-		ballots: { scope, staticData: production ? staticData : undefined },
+		scope: questions.scope,
+		production: ctx.getMode() !== 'manual',
+		questions,
 	};
 }
 
@@ -304,7 +301,7 @@ async function handOnAnswers(ctx: IWebhookFunctions, delivery: BotDelivery, body
 	delivery.events = delivery.events.filter((event) => !isAnswerEvent(event));
 	const { scope, staticData, production, options } = receipt;
 	const dedupe = production ? { scope, staticData, rememberEvents: options.rememberEvents ?? DEFAULT_REMEMBER_EVENTS } : undefined;
-	const handed = await handTapsOn(ctx, taps, body, signature, options.resumeBaseUrl, dedupe, receipt.ballots);
+	const handed = await handTapsOn(ctx, taps, body, signature, options.resumeBaseUrl, dedupe, receipt.questions);
 	if (handed === 'inProgress') return askAgainLater(ctx, 'The first delivery of this tap is still being handed on; retry later');
 	if (handed.some((a) => a.outcome === 'failed')) {
 		// Nothing else of the delivery is claimed yet: its redelivery brings the tap and any event again.
@@ -382,16 +379,15 @@ async function startRun(ctx: IWebhookFunctions, items: INodeExecutionData[], key
  * n8n runs the trigger's clock (trigger()) for an active workflow: an action stored for long past
  * its time says it does not (reliance 12), once per process.
  */
-function warnIfClockStopped(ctx: IWebhookFunctions, staticData: IDataObject): void {
-	const late = mostOverdue(staticData);
+function warnIfClockStopped(ctx: IWebhookFunctions, questions: QuestionStore): void {
+	const late = mostOverdue(questions);
 	if (late < CLOCK_STOPPED_AFTER_MS) return;
 	logTriggerOnce(ctx, 'triggerClock', `a reminder of an in-chat approval is ${Math.round(late / 60_000)} minutes overdue: n8n does not run this trigger's clock (trigger()), or its ticks do not reach the waiting executions (see the warnings before). Reminders and escalation wait until a tick gets through; deactivate and activate the workflow.`);
 }
 
 /** A message to the trigger's clock (clockTicks.ts), answered with how many questions still wait and when the next tick is due. */
 async function answerClockMessage(ctx: IWebhookFunctions, message: Exclude<OwnMessage, { kind: 'recount' }>, receipt: Receipt): Promise<IWebhookResponseData> {
-	const where = { scope: receipt.scope, staticData: receipt.staticData, ballots: receipt.ballots, resumeBaseUrl: receipt.options.resumeBaseUrl };
-	const { text, waiting, nextDueAt } = await answerClock(ctx, message, where);
+	const { text, waiting, nextDueAt } = await answerClock(ctx, message, receipt.questions, receipt.options.resumeBaseUrl);
 	ctx.getResponseObject().status(200).json({ received: 0, message: `Clock of reminders: ${text}`, waiting, nextDueAt: nextDueAt ?? null, answeredBy: processId() });
 	return { noWebhookResponse: true };
 }
@@ -411,20 +407,20 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	// when it ends (approvals/votesStore.ts): n8n saves the copy of the end, however long the request took.
 	if (!body || body.length === 0) return reply(this, 400, 'Expected a JSON body');
 	const receipt = receiptOf(this);
-	writeBack(receipt.ballots);
+	writeBack(receipt.questions);
 	try {
 		return await answerDelivery(this, body, headers, receipt);
 	} finally {
-		writeBack(receipt.ballots);
+		writeBack(receipt.questions);
 	}
 }
 
 /** Steps 2 to 8 of a verified delivery (receiveDelivery). */
 async function answerDelivery(ctx: IWebhookFunctions, body: Buffer, headers: IDataObject, receipt: Receipt): Promise<IWebhookResponseData> {
-	if (receipt.production) warnIfClockStopped(ctx, receipt.staticData);
+	if (receipt.production) warnIfClockStopped(ctx, receipt.questions);
 	// The trigger's own messages (ownMessages.ts), signed like deliveries: recounts, and in production the clock's.
 	const own = ctx.getNodeParameter('verification', 'secret') === 'secret' ? readOwnMessage(body) : undefined;
-	if (own?.kind === 'recount') return reply(ctx, 200, `Recount of in-chat votes: ${await answerRecount(ctx, own.recount, receipt.ballots, receipt.options.resumeBaseUrl)}`);
+	if (own?.kind === 'recount') return reply(ctx, 200, `Recount of in-chat votes: ${await answerRecount(ctx, own.recount, receipt.questions, receipt.options.resumeBaseUrl)}`);
 	if (own && receipt.production) return await answerClockMessage(ctx, own, receipt);
 	const delivery = parseDelivery(body, headers['x-service-event']);
 	if (delivery.kind === 'malformed') return reply(ctx, 400, `Malformed delivery: ${delivery.reason}`);

@@ -143,8 +143,7 @@ function checkResumes(plan: Plan, model: N8nModel, q: QuestionPlan, verdict: Ver
 }
 
 function checkCleanup(model: N8nModel, plan: Plan, verdict: Verdict): void {
-	const stored = model.triggerStaticData();
-	const ballots = (stored.inChatBallots as IDataObject | undefined) ?? {};
+	const ballots = model.storedVotes();
 	for (const q of plan.questions) {
 		const execution = model.executions.get(q.executionId)!;
 		if (execution.status === 'waiting') continue;

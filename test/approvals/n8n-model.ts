@@ -21,6 +21,7 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject, IHttpRequestOptions, ITriggerFunctions, ITriggerResponse, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { SentAnswer } from '../helpers/fake-response';
+import { votesFieldOf } from '../../nodes/WorkplaceTrigger/approvals/questionStore';
 import { FakeResponse } from '../helpers/fake-response';
 import type { Proc, Rng } from './virtual-world';
 import { VirtualWorld } from './virtual-world';
@@ -204,9 +205,10 @@ export class N8nModel {
 	}
 
 	/** The trigger node's stored static data (parsed). */
-	triggerStaticData(): IDataObject {
+	/** The trigger's counted votes as stored (global static data, under its webhook ID). */
+	storedVotes(): IDataObject {
 		const all = JSON.parse(this.staticData) as IDataObject;
-		return (all[`node:${TRIGGER_NAME}`] as IDataObject | undefined) ?? {};
+		return (((all.global as IDataObject | undefined) ?? {})[votesFieldOf(TRIGGER_WEBHOOK_ID)] as IDataObject | undefined) ?? {};
 	}
 
 	/** A process chosen as a proxy in front of several would choose one. */

@@ -72,11 +72,12 @@ export function chatHelpers(sim: Simulator) {
 		return { run, body, actions };
 	}
 
-	function trigger(route: WaitingRoute, extra: IDataObject = {}, staticData?: IDataObject) {
+	function trigger(route: WaitingRoute, extra: IDataObject = {}, restartOf?: TriggerBed, name?: string) {
 		return new TriggerBed({
 			parameters: { verification: 'secret', events: ['message', 'postback'], useBotCredential: true, options: { resumeBaseUrl: route.url }, ...extra },
 			credentials: { workplaceWebhookApi: { secret: SECRET }, ...botCredentials(sim) },
-			...(staticData ? { staticData } : {}),
+			...(restartOf ? { restartOf } : {}),
+			...(name ? { name } : {}),
 		});
 	}
 

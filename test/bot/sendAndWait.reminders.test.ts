@@ -14,7 +14,6 @@ import { SEED, postbackEvent, signBody } from '../../simulator';
 import { forgetProcessMemoryForTests } from '../../nodes/shared/processMemory';
 import { CLOCKS_FIELD } from '../../nodes/shared/approvals/clockProtocol';
 import { ownMessageBody } from '../../nodes/shared/approvals/ownMessages';
-import { REMINDERS_FIELD } from '../../nodes/WorkplaceTrigger/approvals/remindersStore';
 import { useSimulator } from '../helpers/simulator';
 import type { WaitingRoute } from '../helpers/waiting-route';
 import { startWaitingRoute } from '../helpers/waiting-route';
@@ -51,9 +50,9 @@ const reminders = (values: IDataObject = {}) => ({ reminders: { values: { remind
 const escalation = (values: IDataObject = {}) => ({ escalation: { values: { escalateAfterAmount: 1, escalateAfterUnit: 'hours', backupApprovers: 'carol', postIn: 'sameChat', ...values } } });
 
 /** n8n with an active Workplace Trigger: the route serves its URL and its waiting executions; its registration wrote where it listens. */
-async function activeTrigger(extra: IDataObject = {}, staticData?: IDataObject): Promise<TriggerBed> {
+async function activeTrigger(extra: IDataObject = {}, restartOf?: TriggerBed): Promise<TriggerBed> {
 	route ??= await startWaitingRoute([]);
-	const bed = trigger(route, extra, staticData);
+	const bed = trigger(route, extra, restartOf);
 	expect(await bed.registerWebhook('activate')).toBeUndefined();
 	route.serveTrigger(bed);
 	return bed;
@@ -97,7 +96,7 @@ async function tick(bed: TriggerBed, at: number, secret = SECRET) {
 	return { outcome, pushes: posted(), forwarded: route!.requests.slice(before).filter((r) => r.path.startsWith('/webhook-waiting/')) };
 }
 
-const kept = (bed: TriggerBed) => (bed.nodeStaticData()[REMINDERS_FIELD] ?? {}) as Record<string, IDataObject>;
+const kept = (bed: TriggerBed) => bed.questionsStored('reminders');
 const text = (gid: string, tid: string, t: string) => ({ gid, tid, messages: [{ type: 'text', text: t }] });
 
 describe('Remind Approvers', () => {
@@ -192,7 +191,7 @@ describe('Remind Approvers', () => {
 		expect(run.error).toBeUndefined();
 		// A restart: nothing in memory, the stored static data remains.
 		forgetProcessMemoryForTests();
-		const after = await activeTrigger({}, before.storedStaticData);
+		const after = await activeTrigger({}, before);
 		const late = await tick(after, askedAt + 2 * MINUTE + 30_000);
 		expect(late.pushes).toEqual([text(project._id, release._id, `${QUESTION}: still waiting for alice, bob`)]);
 		expect(Object.values(kept(after))).toEqual([expect.objectContaining({ step: 2, nextAt: new Date(askedAt + 3 * MINUTE).toISOString() })]);

@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SEED, postbackEvent, signBody } from '../../simulator';
 import { forgetProcessMemoryForTests } from '../../nodes/shared/processMemory';
 import type { Ballot } from '../../nodes/shared/approvals/tapProtocol';
-import { BALLOTS_FIELD, ballotId } from '../../nodes/WorkplaceTrigger/approvals/votesStore';
+import { ballotId } from '../../nodes/WorkplaceTrigger/approvals/questionStore';
 import type { Recount } from '../../nodes/shared/approvals/ownMessages';
 import { ownMessageBody } from '../../nodes/shared/approvals/ownMessages';
 import { useSimulator } from '../helpers/simulator';
@@ -159,11 +159,10 @@ describe('the trigger keeps counted taps', () => {
 		route = undefined;
 	});
 
-	const stored = (bed: TriggerBed) => bed.storedStaticData?.['node:Workplace Trigger'] as IDataObject | undefined;
 	/** A forwarded tap as the trigger keeps it among the earlier ones: without its event's place. */
 	const asBallot = (body: unknown) => ({ delivery: (body as IDataObject).delivery, signature: (body as IDataObject).signature });
 	/** What the stored copy keeps of a decided question: done, without votes. */
-	const decided = (bed: TriggerBed) => Object.values((stored(bed)?.[BALLOTS_FIELD] as IDataObject | undefined) ?? {});
+	const decided = (bed: TriggerBed) => Object.values(bed.questionsStored('votes'));
 	const texts = (replies: Array<{ body?: unknown }>) => replies.map((r) => ((r.body as IDataObject).messages as IDataObject[])[0].text);
 
 	it("alice's tap is counted and kept; bob's carries it along and resumes; then nothing is kept", async () => {
@@ -173,7 +172,7 @@ describe('the trigger keeps counted taps', () => {
 		const byAlice = await tap(bed, 'Approve', 'alice');
 		expect(route.requests[0].body).toEqual({ delivery: Buffer.from(byAlice.raw).toString('base64'), signature: byAlice.signature, event: 0 });
 		expect(byAlice.replies.map(replyOf)).toEqual([{ gid: project._id, tid: release._id, messages: [{ type: 'text', text: 'alice approved: 1 of 2 approvals so far' }] }]);
-		expect(Object.values(stored(bed)?.[BALLOTS_FIELD] as IDataObject)).toEqual([{ at: expect.any(Number), ballots: [asBallot(route.requests[0].body)] }]);
+		expect(Object.values(bed.questionsStored('votes'))).toEqual([{ at: expect.any(Number), ballots: [asBallot(route.requests[0].body)] }]);
 		expect(route.resumed).toEqual([]);
 
 		const again = await tap(bed, 'Approve', 'alice');
@@ -197,11 +196,26 @@ describe('the trigger keeps counted taps', () => {
 		const before = trigger(route);
 		await tap(before, 'Approve', 'alice');
 		forgetProcessMemoryForTests();
-		const after = trigger(route, {}, before.storedStaticData);
+		const after = trigger(route, {}, before);
 		const byBob = await tap(after, 'Approve', 'bob');
 		expect(route.resumed).toEqual([run.executionId]);
 		expect((route.requests[1].body as IDataObject).ballots).toEqual([asBallot(route.requests[0].body)]);
 		expect(texts(byBob.replies)).toEqual(['Approved by bob']);
+	});
+
+	it("the trigger renamed between the votes (and n8n restarted): its votes stay with it, and bob's tap decides", async () => {
+		const { run } = await ask(twoOfThree());
+		route = await startWaitingRoute([run]);
+		const before = trigger(route);
+		await tap(before, 'Approve', 'alice');
+		expect(Object.keys(before.questionsStored('votes'))).toHaveLength(1);
+		forgetProcessMemoryForTests();
+		const renamed = trigger(route, {}, before, 'Release approvals');
+		const byBob = await tap(renamed, 'Approve', 'bob');
+		expect(route.resumed).toEqual([run.executionId]);
+		expect((route.requests[1].body as IDataObject).ballots).toEqual([asBallot(route.requests[0].body)]);
+		expect(texts(byBob.replies)).toEqual(['Approved by bob']);
+		expect(decided(renamed)).toEqual([{ at: expect.any(Number), ballots: [], done: expect.any(Number) }]);
 	});
 
 	// Interleaved processes, restarts and older copies: test/approvals/approvals-model.test.ts.
@@ -223,7 +237,7 @@ describe('the trigger keeps counted taps', () => {
 		// process holds a tap the other lacks: the one whose own tap has the lower ID hands both on
 		// (their recounts may cross, and n8n 1 would resume twice); the other posts a recount of
 		// both marked as not handed on, which any process hands on.
-		const request = Object.keys(stored(processB)?.[BALLOTS_FIELD] as IDataObject)[0];
+		const request = Object.keys(processB.questionsStored('votes'))[0];
 		const bobBallot = asBallot(route.requests[1].body);
 		const signed = (recount: IDataObject) => {
 			const raw = ownMessageBody({ kind: 'recount', recount: recount as unknown as Recount });

@@ -25,6 +25,7 @@ import {
 import { assertNoFallback } from './fallbacks';
 import type { Scenario, ScenarioContext, TargetId, WorkflowJson } from './types';
 import { chain, manualTrigger, set } from './workflow';
+import { remindersFieldOf, votesFieldOf } from '../../nodes/WorkplaceTrigger/approvals/questionStore';
 
 export type { ExecutionSummary };
 
@@ -108,6 +109,13 @@ export async function storedStaticDataOf(server: N8nServer, workflowId: string):
 	const workflow = await server.rest<{ staticData?: Record<string, unknown> | string | null }>('GET', `/workflows/${workflowId}`);
 	const data = workflow.staticData;
 	return typeof data === 'string' ? (JSON.parse(data) as Record<string, unknown>) : (data ?? {});
+}
+
+export /** The in-chat questions of the workflow's triggers as stored (global static data, one field per trigger's webhook ID), request -> record. */
+function questionsStored(stored: Record<string, unknown>, records: 'votes' | 'reminders'): Record<string, unknown> {
+	const prefix = records === 'votes' ? votesFieldOf('') : remindersFieldOf('');
+	const global = (stored.global ?? {}) as Record<string, unknown>;
+	return Object.assign({}, ...Object.entries(global).filter(([field]) => field.startsWith(prefix)).map(([, value]) => value)) as Record<string, unknown>;
 }
 
 /** Waits until n8n serves a Workplace Trigger's production URL (see TriggerServer.waitForWebhook). */

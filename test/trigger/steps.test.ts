@@ -47,7 +47,7 @@ function context(parameters: IDataObject, credential?: { id: string; secret: str
 
 function receipt(staticData: IDataObject, options: IDataObject = {}, production = true): Receipt {
 	const scope = `wf-steps:${Math.random()}`;
-	return { options, staticData, scope, production, ballots: { scope, staticData } };
+	return { options, staticData, scope, production, questions: { scope, staticData, key: 'hook-steps' } };
 }
 
 describe('verifySignature', () => {

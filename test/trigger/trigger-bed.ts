@@ -42,6 +42,7 @@ import { Expression, Workflow, createRunExecutionData, deepCopy } from 'n8n-work
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
+import { remindersFieldOf, votesFieldOf } from '../../nodes/WorkplaceTrigger/approvals/questionStore';
 import { workflowBaseOf } from '../helpers/engine';
 import { createAdditionalData } from '../helpers/engine-additional-data';
 import { initEngineContainer, useBinaryDataMode } from '../helpers/engine-container';
@@ -148,9 +149,13 @@ export interface TriggerBedOptions {
 	credentials?: Record<string, IDataObject>;
 	/** Stable workflow id (default: a fresh one per bed, so process-wide state is separate). */
 	workflowId?: string;
-	/** Stored static data to start from (e.g. another bed's, to model a restart). */
+	/** Stored static data to start from. */
 	staticData?: IDataObject;
+	/** The same trigger after an n8n restart: its webhook ID and stored static data (the saved workflow), none of its process memory. */
+	restartOf?: TriggerBed;
 	nodeId?: string;
+	/** The trigger node's name (default "Workplace Trigger"). */
+	name?: string;
 	/** Which n8n major's webhook flow to model (default 2). */
 	n8nFlow?: 1 | 2;
 	/** Whether runs start in this process (default true; false models queue mode, where workers run them). */
@@ -207,16 +212,17 @@ export class TriggerBed {
 		this.isolates = options.isolates ?? this.n8nFlow === 2;
 		this.workflowId = options.workflowId ?? `wf-${randomUUID()}`;
 		this.nodeId = options.nodeId ?? randomUUID();
-		this.storedStaticData = options.staticData === undefined ? undefined : deepCopy(options.staticData);
+		const staticData = options.restartOf?.storedStaticData ?? options.staticData;
+		this.storedStaticData = staticData === undefined ? undefined : deepCopy(staticData);
 		this.credentialStore = new CredentialStore(options.credentials ?? {});
 		this.node = {
 			id: this.nodeId,
-			name: 'Workplace Trigger',
+			name: options.name ?? 'Workplace Trigger',
 			type: TRIGGER_TYPE,
 			typeVersion: 1.1,
 			position: [0, 0],
 			parameters: deepCopy(options.parameters) as INode['parameters'],
-			webhookId: randomUUID(),
+			webhookId: options.restartOf?.node.webhookId ?? randomUUID(),
 		};
 		const types = this.credentialStore.types();
 		if (types.length) {
@@ -255,6 +261,13 @@ export class TriggerBed {
 	/** Static data of the trigger node as stored (what getWorkflowStaticData('node') starts from). */
 	nodeStaticData(): IDataObject {
 		return ((this.storedStaticData ?? {})[`node:${this.node.name}`] ?? {}) as IDataObject;
+	}
+
+	/** The trigger's in-chat questions as stored (global static data, under its webhook ID): votes or reminders, request -> record. */
+	questionsStored(records: 'votes' | 'reminders'): Record<string, IDataObject> {
+		const global = ((this.storedStaticData ?? {}).global ?? {}) as IDataObject;
+		const key = this.node.webhookId ?? this.node.name;
+		return (global[records === 'votes' ? votesFieldOf(key) : remindersFieldOf(key)] ?? {}) as Record<string, IDataObject>;
 	}
 
 	/**

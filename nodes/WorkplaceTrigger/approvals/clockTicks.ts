@@ -16,15 +16,14 @@ import type { IDataObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-wo
 import type { ClockEntry } from '../../shared/approvals/clockProtocol';
 import { readClockReply, signBody } from '../../shared/approvals/clockProtocol';
 import type { OwnMessage } from '../../shared/approvals/ownMessages';
-import type { BallotStore } from './votesStore';
-import { countingRequests, heldBallots, idleQuestions, nextIdleCheckAt } from './votesStore';
 import { logTrigger } from '../log';
 import { postLater } from './ownUrl';
 import { askWhetherWaiting } from './recounts';
 import { learned } from './questionLife';
 import { GIVE_UP_UNREACHABLE_AFTER_MS, TICK_FORWARD_TIMEOUT_MS, TICK_START_WITHIN_MS } from '../../shared/approvals/timing';
 import { signingSecret } from '../secret';
-import { armClock, clockUrlParts, finishQuestion, keep, nextActionAt, put, requestOf, stored, waitingRequests } from './remindersStore';
+import type { QuestionStore } from './questionStore';
+import { armClock, clockUrlParts, countingRequests, endReminders, heldBallots, idleQuestions, keep, nextActionAt, nextIdleCheckAt, put, requestOf, storedReminders, waitingRequests } from './questionStore';
 import { waitingBase } from './handOn';
 
 /** The most questions one tick posts to (the rest wait for the next tick). */
@@ -102,14 +101,13 @@ async function postTick(ctx: IWebhookFunctions, entry: ClockEntry, ballots: IDat
 }
 
 /** What a tick does with one question after its hand-over (questionLife.ts for a question that ended). */
-function afterHandOver(ctx: IWebhookFunctions, store: BallotStore, request: string, entry: ClockEntry, outcome: TickOutcome, resumeBaseUrl: unknown): void {
+function afterHandOver(ctx: IWebhookFunctions, store: QuestionStore, request: string, entry: ClockEntry, outcome: TickOutcome, resumeBaseUrl: unknown): void {
 	const execution = request.split(':')[0];
-	const staticData = store.staticData!;
 	if (outcome.kind === 'notWaiting') {
 		// Refused by n8n: its reminders end; its votes, if any, are asked about apart (recounts.ts).
 		if (!outcome.refusal) return void learned(ctx, store, request, 'ended');
 		logTrigger(ctx, 'warn', `the reminders of the in-chat approval of execution ${execution} ended: ${outcome.refusal}.`);
-		return finishQuestion(staticData, request);
+		return endReminders(store, request);
 	}
 	if (outcome.kind === 'failed') {
 		const failingSince = entry.failingSince ?? Date.now();
@@ -119,16 +117,16 @@ function afterHandOver(ctx: IWebhookFunctions, store: BallotStore, request: stri
 		}
 		// Said once per outage of a question; the next tick tries again.
 		if (entry.failingSince === undefined) logTrigger(ctx, 'warn', `a reminder of execution ${execution} could not be handed to it (${outcome.message}); the next ticks try again, for an hour at most.`);
-		if (!outcome.reached) return put(staticData, request, { ...entry, failingSince });
+		if (!outcome.reached) return put(store, request, { ...entry, failingSince });
 		// Perhaps posted: what was due is skipped rather than perhaps posted twice.
 		logTrigger(ctx, 'warn', `a reminder of execution ${execution} may have been posted, its answer was lost (${outcome.message}); what was due is skipped, later ones come as planned.`);
-		put(staticData, request, { ...entry, uncertain: true, failingSince });
+		put(store, request, { ...entry, uncertain: true, failingSince });
 		return;
 	}
 	const next: ClockEntry = outcome.nextAt === null ? { url: entry.url, step: outcome.step, nextAt: null, doneAt: Date.now() } : { url: entry.url, step: outcome.step, nextAt: outcome.nextAt };
-	if (outcome.step === entry.step && !entry.uncertain) return void keep(staticData, request, next);
+	if (outcome.step === entry.step && !entry.uncertain) return void keep(store, request, next);
 	logTrigger(ctx, 'info', `execution ${execution}: ${outcome.message}.`);
-	put(staticData, request, next);
+	put(store, request, next);
 	keepAgainLater(ctx, request, next, resumeBaseUrl);
 }
 
@@ -137,23 +135,23 @@ function afterHandOver(ctx: IWebhookFunctions, store: BallotStore, request: stri
  * TICK_START_WITHIN_MS; then questions whose votes changed nothing for a while are asked whether
  * they still wait (votesStore.ts), so that stopped or timed-out ones end.
  */
-async function tick(ctx: IWebhookFunctions, staticData: IDataObject, ballots: BallotStore, resumeBaseUrl: unknown): Promise<string> {
+async function tick(ctx: IWebhookFunctions, store: QuestionStore, resumeBaseUrl: unknown): Promise<string> {
 	const startedAt = Date.now();
-	const due = Object.entries(stored(staticData))
+	const due = Object.entries(storedReminders(store))
 		.filter(([, entry]) => entry.nextAt !== null && Date.parse(entry.nextAt) <= startedAt)
 		.slice(0, MAX_DUE_PER_TICK);
 	const secret = due.length ? await signingSecret(ctx) : undefined;
 	let handed = 0;
 	for (const [request, entry] of due) {
 		if (!secret || Date.now() - startedAt > TICK_START_WITHIN_MS) break;
-		const outcome = await postTick(ctx, entry, heldBallots(ballots, request) as unknown as IDataObject[], secret, resumeBaseUrl);
-		afterHandOver(ctx, ballots, request, entry, outcome, resumeBaseUrl);
+		const outcome = await postTick(ctx, entry, heldBallots(store, request) as unknown as IDataObject[], secret, resumeBaseUrl);
+		afterHandOver(ctx, store, request, entry, outcome, resumeBaseUrl);
 		handed++;
 	}
 	let asked = 0;
-	for (const { request, ballots: taps } of idleQuestions(ballots).slice(0, MAX_DUE_PER_TICK)) {
+	for (const { request, ballots: taps } of idleQuestions(store).slice(0, MAX_DUE_PER_TICK)) {
 		if (Date.now() - startedAt > TICK_START_WITHIN_MS) break;
-		await askWhetherWaiting(ctx, ballots, request, taps, resumeBaseUrl);
+		await askWhetherWaiting(ctx, store, request, taps, resumeBaseUrl);
 		asked++;
 	}
 	return `${handed} of ${due.length} due handed on, ${asked} idle asked`;
@@ -166,9 +164,9 @@ export interface ClockAnswer {
 	nextDueAt?: number;
 }
 
-function clockAnswer(text: string, staticData: IDataObject, ballots: BallotStore): ClockAnswer {
-	const times = [nextActionAt(staticData), nextIdleCheckAt(ballots)].filter((at): at is number => at !== undefined);
-	const answer: ClockAnswer = { text, waiting: new Set([...waitingRequests(staticData), ...countingRequests(ballots)]).size };
+function clockAnswer(text: string, store: QuestionStore): ClockAnswer {
+	const times = [nextActionAt(store), nextIdleCheckAt(store)].filter((at): at is number => at !== undefined);
+	const answer: ClockAnswer = { text, waiting: new Set([...waitingRequests(store), ...countingRequests(store)]).size };
 	if (times.length) answer.nextDueAt = Math.min(...times);
 	return answer;
 }
@@ -177,9 +175,9 @@ function clockAnswer(text: string, staticData: IDataObject, ballots: BallotStore
 export async function answerClock(
 	ctx: IWebhookFunctions,
 	message: Exclude<OwnMessage, { kind: 'recount' }>,
-	where: { scope: string; staticData: IDataObject; ballots: BallotStore; resumeBaseUrl: unknown },
+	store: QuestionStore,
+	resumeBaseUrl: unknown,
 ): Promise<ClockAnswer> {
-	const { scope, staticData, resumeBaseUrl } = where;
 	if (message.kind !== 'tick') {
 		const { entry } = message;
 		const request = message.kind === 'keep' ? message.request : requestOf(entry.url);
@@ -187,13 +185,13 @@ export async function answerClock(
 		const { url, step, nextAt, doneAt } = entry;
 		const clean: ClockEntry = typeof doneAt === 'number' ? { url, step, nextAt, doneAt } : { url, step, nextAt };
 		if (message.kind === 'register') {
-			put(staticData, request, clean);
+			put(store, request, clean);
 			keepAgainLater(ctx, request, clean, resumeBaseUrl);
 		} else {
-			keep(staticData, request, clean);
+			keep(store, request, clean);
 		}
-		if (nextAt !== null) armClock(scope, Date.parse(nextAt));
-		return clockAnswer('registered', staticData, where.ballots);
+		if (nextAt !== null) armClock(ctx, store.scope, Date.parse(nextAt));
+		return clockAnswer('registered', store);
 	}
-	return clockAnswer(await tick(ctx, staticData, where.ballots, resumeBaseUrl), staticData, where.ballots);
+	return clockAnswer(await tick(ctx, store, resumeBaseUrl), store);
 }

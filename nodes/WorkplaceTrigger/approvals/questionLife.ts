@@ -1,8 +1,8 @@
 /**
  * The life of an in-chat question as the Workplace Trigger keeps it: the one place its states and
- * moves are named. A question has up to two records in the trigger's static data, both keyed
- * `execution:node:nonce`: its counted votes (votesStore.ts, several approvers) and its clock entry
- * (remindersStore.ts, reminders or escalation). Whoever learns something of a question (a tap or
+ * moves are named. A question has up to two records in the trigger's store (questionStore.ts),
+ * both keyed `execution:node:nonce`: its counted votes (several approvers) and its clock entry
+ * (reminders or escalation). Whoever learns something of a question (a tap or
  * recount handed on, a tick, the clock's question to an idle one) tells it here (`learned`), which
  * moves it on and keeps or ends its records:
  *
@@ -13,16 +13,15 @@
  *                                         gone, which n8n answers alike)
  *   asked, counting --givenUp--> ended   (its node did not answer for GIVE_UP_UNREACHABLE_AFTER_MS)
  *   decided, ended: both records are kept as done, without votes, for DONE_KEPT_MS (an older copy
- *   saved meanwhile cannot bring them back), then removed.
+ *   saved meanwhile cannot bring them back), the votes' record saying which, then removed.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { Ballot } from '../../shared/approvals/tapProtocol';
 import { CHECK_IDLE_QUESTION_AFTER_MS } from '../../shared/approvals/timing';
 import { logTrigger } from '../log';
-import { armClock, finishQuestion } from './remindersStore';
-import type { BallotStore } from './votesStore';
-import { MAX_REQUESTS, finishBallots, heldBallots, isDone, keepBallots } from './votesStore';
+import type { QuestionStore } from './questionStore';
+import { MAX_REQUESTS, MAX_TRIGGERS_HELD, armClock, finishQuestion, finishedAs, heldBallots, keepBallots, triggerBoundToSay } from './questionStore';
 
 export type QuestionState = 'asked' | 'counting' | 'decided' | 'ended';
 
@@ -43,9 +42,10 @@ export function eventOf(outcome: string): QuestionEvent | undefined {
 	return undefined;
 }
 
-/** Where a question is, as far as this process and the stored copy know (a done record does not say how it ended). */
-export function stateOf(store: BallotStore, request: string): QuestionState {
-	if (isDone(store, request)) return 'ended';
+/** Where a question is, as far as this process and the stored copy know. */
+export function stateOf(store: QuestionStore, request: string): QuestionState {
+	const finished = finishedAs(store, request);
+	if (finished) return finished;
 	return heldBallots(store, request).length > 0 ? 'counting' : 'asked';
 }
 
@@ -53,18 +53,20 @@ export function stateOf(store: BallotStore, request: string): QuestionState {
  * A question moves on: its records are kept (a counted vote) or done (decided, ended). `counted`
  * are its votes with the new one. The new state, or undefined when the event changes nothing.
  */
-export function learned(ctx: IWebhookFunctions, store: BallotStore, request: string, event: QuestionEvent | undefined, counted: Ballot[] = []): QuestionState | undefined {
+export function learned(ctx: IWebhookFunctions, store: QuestionStore, request: string, event: QuestionEvent | undefined, counted: Ballot[] = []): QuestionState | undefined {
 	const to = event && MOVES[stateOf(store, request)][event];
 	if (!to) return undefined;
 	if (to === 'counting') {
 		// The clock asks later whether the question still waits (votesStore.ts, idleQuestions).
-		armClock(store.scope, Date.now() + CHECK_IDLE_QUESTION_AFTER_MS);
+		armClock(ctx, store.scope, Date.now() + CHECK_IDLE_QUESTION_AFTER_MS);
 		if (keepBallots(store, request, counted) > 0) {
 			logTrigger(ctx, 'warn', `more than ${MAX_REQUESTS} in-chat approvals are counting votes: the votes of the oldest were dropped (its approvers must tap again). Questions left unanswered count against this limit until their execution ends.`);
 		}
+		if (triggerBoundToSay()) {
+			logTrigger(ctx, 'warn', `this n8n process holds counted votes of more than ${MAX_TRIGGERS_HELD} triggers: it no longer writes back those of the oldest, whose votes rest on the stored copy alone (a save of an older copy may drop one; its approver taps again).`);
+		}
 		return to;
 	}
-	finishBallots(store, request);
-	finishQuestion(store.staticData, request);
+	finishQuestion(store, request, to === 'decided' ? 'decided' : 'ended');
 	return to;
 }

@@ -26,8 +26,8 @@ import { handOn, postReply } from './handOn';
 import type { QuestionEvent } from './questionLife';
 import { eventOf, learned } from './questionLife';
 import { postLater } from './ownUrl';
-import type { BallotStore } from './votesStore';
-import { addsTo, ballotId, heldBallots, isDone, isHeld, keepBallots, noteUnreachable, unionOf } from './votesStore';
+import type { QuestionStore } from './questionStore';
+import { addsTo, ballotId, finishedAs, heldBallots, isHeld, keepBallots, noteUnreachable, unionOf } from './questionStore';
 
 /** The tap event and token of one of the question's taps (its chat and resume URL). */
 function questionOf(ballots: Ballot[], request: string): { event: IDataObject; token: AnswerToken } | undefined {
@@ -57,8 +57,8 @@ function handsOnWhenCrossed(held: Ballot[], sent: Ballot[]): boolean {
  * One recount reaching the trigger: merges what it brings with what is held here and in the
  * stored copy; the waiting node counts again when that adds to what the recount's sender counted.
  */
-export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, store: BallotStore, resumeBaseUrl: unknown): Promise<string> {
-	if (isDone(store, recount.request)) return 'done';
+export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, store: QuestionStore, resumeBaseUrl: unknown): Promise<string> {
+	if (finishedAs(store, recount.request)) return 'done';
 	const held = heldBallots(store, recount.request);
 	const merged = unionOf(held, recount.ballots);
 	const next: Recount = { request: recount.request, ballots: merged, round: recount.round + 1 };
@@ -87,7 +87,7 @@ export async function answerRecount(ctx: IWebhookFunctions, recount: Recount, st
 }
 
 /** What a count without a new tap leads to: the question moves on, and a decision's confirmation is posted (nobody else would). */
-async function afterCount(ctx: IWebhookFunctions, store: BallotStore, request: string, question: { event: IDataObject }, handed: Handed, ballots: Ballot[]): Promise<string> {
+async function afterCount(ctx: IWebhookFunctions, store: QuestionStore, request: string, question: { event: IDataObject }, handed: Handed, ballots: Ballot[]): Promise<string> {
 	learned(ctx, store, request, eventOf(handed.outcome), ballots);
 	if (handed.outcome === 'resumed' && handed.reply.trim() !== '' && ctx.getNodeParameter('useBotCredential', false) === true) {
 		await postReply(ctx, question.event, handed.reply);
@@ -100,7 +100,7 @@ async function afterCount(ctx: IWebhookFunctions, store: BallotStore, request: s
  * idleQuestions): its votes counted again. Decided, or no longer waiting (stopped, timed out): the
  * question is done and its votes go; no answer: asked again later, given up after a while.
  */
-export async function askWhetherWaiting(ctx: IWebhookFunctions, store: BallotStore, request: string, ballots: Ballot[], resumeBaseUrl: unknown): Promise<string> {
+export async function askWhetherWaiting(ctx: IWebhookFunctions, store: QuestionStore, request: string, ballots: Ballot[], resumeBaseUrl: unknown): Promise<string> {
 	const question = questionOf(ballots, request);
 	if (!question) return 'no tap of the question';
 	const handed = await handOn(ctx, question.token, { ballots }, resumeBaseUrl);
@@ -127,7 +127,7 @@ function settledBy(answer: unknown): QuestionEvent | undefined {
  * question decided meanwhile; settled elsewhere, this process lets go of its taps (else it would
  * write them back).
  */
-export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resumeBaseUrl: unknown, store: BallotStore): void {
+export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resumeBaseUrl: unknown, store: QuestionStore): void {
 	if (recount.round >= MAX_RECOUNT_ROUNDS) return;
 	postLater(ctx, resumeBaseUrl, {
 		purpose: 'recount',
@@ -137,7 +137,7 @@ export function scheduleRechecks(ctx: IWebhookFunctions, recount: Recount, resum
 			const settled = settledBy(answer);
 			if (!settled) return false;
 			// Settled by another process: this one lets go of the question (its memory only).
-			learned(ctx, { scope: store.scope }, recount.request, settled);
+			learned(ctx, { scope: store.scope, key: store.key }, recount.request, settled);
 			return true;
 		},
 		failed: 'a recount of in-chat votes could not be posted; a vote counted at the same moment by another n8n process is then counted only when a later tap or recount brings it',

@@ -16,7 +16,7 @@ import { CLOCKS_FIELD, clocksOf } from '../../shared/approvals/clockProtocol';
 import { isPlainObject } from '../../shared/validation';
 import { logTrigger } from '../log';
 import { ownUrl, postToOwnUrl } from './ownUrl';
-import { clockDueAt, setClockDue } from './remindersStore';
+import { clockDueAt, clockMayBeForgotten, setClockDue } from './questionStore';
 import { ALONE_AFTER_OWN_ANSWERS, CLOCK_RETRY_SLOW_MS, CLOCK_TICK, GIVE_UP_UNREACHABLE_AFTER_MS, IDLE_TICK_MS, TICK_ANSWER_TIMEOUT_MS } from '../../shared/approvals/timing';
 import { processId } from '../../shared/processMemory';
 /** The key of a trigger in the static data: its webhook ID, which stays when the node is renamed. */
@@ -91,7 +91,7 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 	const onTick = () => {
 		// A second less than the idle time: the cron's ticks come a few milliseconds early or late.
 		// Failing for an hour, only `due` (every CLOCK_RETRY_SLOW_MS) says when to try again.
-		const idlePollDue = !slowSaid && (othersAnswer || ownAnswers < ALONE_AFTER_OWN_ANSWERS) && Date.now() - lastPostAt >= IDLE_TICK_MS - 1_000;
+		const idlePollDue = !slowSaid && (othersAnswer || ownAnswers < ALONE_AFTER_OWN_ANSWERS || clockMayBeForgotten(scope)) && Date.now() - lastPostAt >= IDLE_TICK_MS - 1_000;
 		const due = clockDueAt(scope);
 		if (busy || !(first || (due !== undefined && Date.now() >= due - 1_000) || idlePollDue)) return;
 		const address = clocksOf(ctx.getWorkflowStaticData('global'))[clockKey(node)];
@@ -102,7 +102,7 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 		void postClockTick(ctx, address)
 			.then((answer) => {
 				if (answer === undefined) throw new Error('the trigger did not answer the tick');
-				setClockDue(scope, answer.nextDueAt);
+				setClockDue(ctx, scope, answer.nextDueAt);
 				if (answer.answeredBy !== processId()) othersAnswer = true;
 				else ownAnswers++;
 				failingSince = undefined;
@@ -120,7 +120,7 @@ export async function startClock(ctx: ITriggerFunctions): Promise<ITriggerRespon
 					logTrigger(ctx, 'warn', `ticks of its clock have not reached ${address.url} for an hour (${error.message}); it now tries every ${CLOCK_RETRY_SLOW_MS / 60_000} minutes until one gets through.`);
 				}
 				failingSince = since;
-				setClockDue(scope, slow ? now + CLOCK_RETRY_SLOW_MS : now);
+				setClockDue(ctx, scope, slow ? now + CLOCK_RETRY_SLOW_MS : now);
 			})
 			.finally(() => {
 				busy = false;

@@ -17,8 +17,8 @@ import type { AnswerResult, Handed } from './handOn';
 import { handOn, postReply } from './handOn';
 import { eventOf, learned } from './questionLife';
 import { scheduleRechecks } from './recounts';
-import type { BallotStore } from './votesStore';
-import { heldBallots, unionOf } from './votesStore';
+import type { QuestionStore } from './questionStore';
+import { heldBallots, unionOf } from './questionStore';
 
 /** Whether a bot event is a tap on an in-chat answer button. */
 export function isAnswerEvent(event: IDataObject): boolean {
@@ -93,7 +93,7 @@ export async function handleAnswer(
 	event: IDataObject,
 	tap: Ballot & { event: number },
 	resumeBaseUrl: unknown,
-	store: BallotStore,
+	store: QuestionStore,
 ): Promise<AnswerResult> {
 	const token = decodeAnswerToken((event.postback as IDataObject).data as string);
 	if (!token) {

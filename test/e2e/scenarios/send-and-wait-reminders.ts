@@ -22,7 +22,7 @@ import { SIGNED_RESUME_URLS, versionAtLeast } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
 import { SEED } from '../../../simulator';
 import type { TapResult } from '../../../simulator';
-import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import { questionsStored, triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext } from '../types';
 import { node } from '../workflow';
 import type { Asked, ChatCredentials, ChatRun, PushBody, Report } from './send-and-wait-chat';
@@ -99,7 +99,7 @@ function approvedOnce(run: ChatRun, q: Asked, next: Array<Record<string, unknown
 /** Checks that no question waits on the trigger's clock any more (its static data). */
 async function clockIdle(srv: TriggerServer, run: ChatRun): Promise<void> {
 	const stored = await srv.storedStaticData(run.workflowId);
-	const reminders = (stored['node:Trigger'] as { inChatReminders?: Record<string, { nextAt: string | null }> } | undefined)?.inChatReminders ?? {};
+	const reminders = questionsStored(stored, 'reminders') as Record<string, { nextAt: string | null }>;
 	const waiting = Object.values(reminders).filter((entry) => entry.nextAt !== null).length;
 	run.check(`no question waits on the trigger's clock any more (${waiting} of ${Object.keys(reminders).length} kept)`, waiting === 0);
 }
@@ -114,7 +114,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	if (!versionAtLeast(ctx.n8nVersion, SIGNED_RESUME_URLS)) {
 		const refused = await refusedQuestion(ctx, srv, run, QUESTION, IN_RELEASE);
 		const stored = await srv.storedStaticData(run.workflowId);
-		const registered = Object.keys((stored['node:Trigger'] as { inChatReminders?: Record<string, unknown> } | undefined)?.inChatReminders ?? {}).length;
+		const registered = Object.keys(questionsStored(stored, 'reminders')).length;
 		run.check(`the refused question was not registered with the trigger's clock (${registered} kept)`, registered === 0);
 		clockStarted(srv, run);
 		return { checks: run.checks, lines: [], refused };

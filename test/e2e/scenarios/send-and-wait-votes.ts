@@ -23,7 +23,7 @@ import { decodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import { RECHECK_DELAYS_MS } from '../../../nodes/shared/approvals/timing';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import type { TapResult } from '../../../simulator';
-import { triggerServerScenario, type TriggerServer } from '../trigger-server';
+import { questionsStored, triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext } from '../types';
 import { node } from '../workflow';
 import type { Asked, ChatCredentials, ChatRun, PushBody, Report } from './send-and-wait-chat';
@@ -126,7 +126,7 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	/** How many taps of the question the trigger's static data holds (undefined: the question is not there). */
 	const kept = async (q: Question) => {
 		const stored = await srv.storedStaticData(run.workflowId);
-		const ballots = (stored['node:Trigger'] as { inChatBallots?: Record<string, { ballots?: unknown[] }> } | undefined)?.inChatBallots;
+		const ballots = questionsStored(stored, 'votes') as Record<string, { ballots?: unknown[] }>;
 		return ballots?.[q.request]?.ballots?.length;
 	};
 	/** A decided question keeps no votes in the trigger (done; its static data is saved just after the tap was answered). */
