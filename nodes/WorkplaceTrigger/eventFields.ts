@@ -32,6 +32,17 @@ export function chatOf(event: IDataObject): { groupId?: string; topicId?: string
 	};
 }
 
+/**
+ * The conversation a bot event belongs to, as the team assistant keys its agent memory:
+ * `<groupId>_<topicId>` in a topic, `<groupId>` in a group's main chat or a direct chat, undefined
+ * when the event names no group (user events).
+ */
+export function conversationKeyOf(event: IDataObject): string | undefined {
+	const { groupId, topicId } = chatOf(event);
+	if (!groupId) return undefined;
+	return topicId ? `${groupId}_${topicId}` : groupId;
+}
+
 function sha256(data: string | Buffer): string {
 	return createHash('sha256').update(data).digest('hex');
 }
