@@ -11,11 +11,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { nodeParameter } from '../shared/parameters';
 import { workplaceWebhookSecretTest } from '../shared/credentialTests/webhookSecret';
 import { testBotCredential } from '../shared/transport/botApi';
 import { triggerProperties } from './description';
 import { recordClockAddress, startClock } from './approvals/reminderClock';
 import { runStarted } from './pacing';
+import { DEFAULT_TURN_WAIT_S, MAX_TURN_WAIT_S, waitForConversationTurn } from './conversationTurns';
 import { checkResumeRoute } from './resumeRoute';
 import { assertWebhookCredential } from './secret';
 import { receiveDelivery } from './receiveDelivery';
@@ -106,10 +108,17 @@ export class WorkplaceTrigger implements INodeType {
 
 	// A run starts with the events webhook() returned: n8n's engine calls execute() with them as
 	// they are, and the node passes them on unchanged. That is the moment the delivery is answered
-	// (pacing.ts), as n8n's Webhook node answers once its run has started.
+	// (pacing.ts), as n8n's Webhook node answers once its run has started. With One Run per
+	// Conversation at a Time the run then waits here for its conversation's previous run to end
+	// (conversationTurns.ts); production runs only.
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		runStarted(items);
+		const options = nodeParameter(this, 'options', 0, {}) as { oneRunPerConversation?: boolean; conversationMaxWait?: number };
+		if (options.oneRunPerConversation && this.getMode() !== 'manual') {
+			const limitS = Math.min(Math.max(Number(options.conversationMaxWait ?? DEFAULT_TURN_WAIT_S) || DEFAULT_TURN_WAIT_S, 1), MAX_TURN_WAIT_S);
+			await waitForConversationTurn(this, items, limitS);
+		}
 		return [items];
 	}
 }

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_PICTURE_TIMEOUT_S } from '../shared/approvals/timing';
+import { DEFAULT_TURN_WAIT_S, MAX_TURN_WAIT_S } from './conversationTurns';
 import { PICTURE_SIZE_OPTIONS } from '../shared/transport/botApi';
 import { optionsCollection } from '../shared/descriptions/fields';
 
@@ -133,6 +134,23 @@ export const triggerProperties: INodeProperties[] = [
 			placeholder: '64f0c0000000000000000001, 64f0c0000000000000000002',
 			description:
 				'Keep only bot events from these groups (comma-separated). User events are not affected.',
+		},
+		{
+			displayName: 'One Run per Conversation at a Time',
+			name: 'oneRunPerConversation',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether a run of a conversation (a group's main chat, a topic, a direct chat) waits in this node until the conversation's previous run has ended, so that an AI agent's memory holds the previous answer when a person sends two messages quickly. The platform is answered at once; the wait is bounded by \"One Run per Conversation: Max Wait\". Holds within one n8n process (queue mode: within one worker). Docs: Two quick messages.",
+		},
+		{
+			displayName: 'One Run per Conversation: Max Wait (Seconds)',
+			name: 'conversationMaxWait',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_TURN_WAIT_S },
+			default: DEFAULT_TURN_WAIT_S,
+			description:
+				"With One Run per Conversation at a Time: the longest a run waits for its conversation's previous run; then it runs anyway and a line in n8n's log says so. Set it above the longest your workflow's runs take.",
 		},
 		{
 			displayName: 'Resume Base URL',

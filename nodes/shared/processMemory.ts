@@ -4,7 +4,8 @@
  * (WorkplaceTrigger/dedupe.ts) and its signing secrets (WorkplaceTrigger/secret.ts), and the
  * answered Send and Wait messages (WorkplaceBot/actions/message/sendAndWait/resumeWebhook.ts), the
  * fallbacks already reported (reliance.ts) and the waiting routes that answered the trigger's
- * check (WorkplaceTrigger/resumeRoute.ts). Each module bounds its map. (The trigger's pacing.ts
+ * check (WorkplaceTrigger/resumeRoute.ts), and the conversations whose run holds their turn
+ * (WorkplaceTrigger/conversationTurns.ts). Each module bounds its map. (The trigger's pacing.ts
  * also learns once per process where runs start.)
  */
 import { randomBytes } from 'crypto';

@@ -24,6 +24,8 @@ export type Reliance =
 	| 'triggerClock'
 	/** A node context holds the workflow it runs in, `workflow.nodes` (WorkplaceBot/actions/message/sendAndWait/reminderPosts.ts). */
 	| 'workflowOfContext'
+	/** n8n hands a node context the run's lifecycle hooks and runs workflowExecuteAfter when the run ends (WorkplaceTrigger/conversationTurns.ts). */
+	| 'runEnd'
 	/** n8n's waiting route answers the trigger's process (WorkplaceTrigger/resumeRoute.ts); one per address. */
 	| `resumeRoute:${string}`;
 

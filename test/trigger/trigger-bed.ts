@@ -64,6 +64,8 @@ export interface DeliveryRequest {
 	 * `req.rawBody`); or neither (`never`: no rawBody, no readRawBody).
 	 */
 	rawBodyRead?: 'byN8n' | 'onRequest' | 'never';
+	/** Called with the run n8n started (a PCancelable: `cancel()` is n8n's Stop). */
+	onRun?: (run: ReturnType<WorkflowExecute['processRunExecutionData']>) => void;
 }
 
 export interface DeliveryOutcome {
@@ -81,6 +83,8 @@ export interface DeliveryOutcome {
 	run?: IRun;
 	/** Response headers the node set (e.g. Retry-After). */
 	headers?: Record<string, string>;
+	/** When the sender got the answer (Date.now()). */
+	answeredAt?: number;
 	/** Whether the answer had been sent when webhook() returned, before n8n started the run. */
 	answeredAtReturn?: boolean;
 	/** 'webhook' (production) or 'manual'. */
@@ -104,9 +108,15 @@ class FakeResponse {
 
 	private answeredNow: () => void = () => {};
 
+	/** When the answer was sent (Date.now()). */
+	answeredAt?: number;
+
 	/** Resolves when the answer was sent (json, send or end). */
 	readonly answered = new Promise<void>((resolve) => {
-		this.answeredNow = resolve;
+		this.answeredNow = () => {
+			this.answeredAt ??= Date.now();
+			resolve();
+		};
 	});
 
 	status(code: number): this {
@@ -165,6 +175,8 @@ export interface TriggerBedOptions {
 	 * n8n-workflow's `Expression.vmEvaluator`); default: with the n8n 2 flow.
 	 */
 	isolates?: boolean;
+	/** A node type the trigger's output goes to in the workflow's runs (e.g. a test node standing for an AI agent); none by default. */
+	next?: string;
 }
 
 /** Models n8n 2's default expression engine (a pool of isolates) in n8n-workflow, or its absence (n8n 1, legacy engine). */
@@ -206,6 +218,8 @@ export class TriggerBed {
 
 	private readonly isolates: boolean;
 
+	private readonly next?: INode;
+
 	constructor(options: TriggerBedOptions) {
 		this.n8nFlow = options.n8nFlow ?? 2;
 		this.runs = options.runs ?? true;
@@ -224,6 +238,9 @@ export class TriggerBed {
 			parameters: deepCopy(options.parameters) as INode['parameters'],
 			webhookId: options.restartOf?.node.webhookId ?? randomUUID(),
 		};
+		if (options.next) {
+			this.next = { id: randomUUID(), name: 'Next', type: options.next, typeVersion: 1, position: [200, 0], parameters: {} };
+		}
 		const types = this.credentialStore.types();
 		if (types.length) {
 			this.node.credentials = Object.fromEntries(
@@ -329,8 +346,8 @@ export class TriggerBed {
 			new Workflow({
 				id: this.workflowId,
 				name: 'trigger test',
-				nodes: [deepCopy(this.node)],
-				connections: {},
+				nodes: this.next ? [deepCopy(this.node), deepCopy(this.next)] : [deepCopy(this.node)],
+				connections: this.next ? { [this.node.name]: { main: [[{ node: this.next.name, type: 'main', index: 0 }]] } } : {},
 				active: mode !== 'manual',
 				nodeTypes: engineTypes.nodeTypes,
 				staticData: parsedStaticData,
@@ -414,7 +431,9 @@ export class TriggerBed {
 			const executionId = randomUUID();
 			const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowBaseOf(runWorkflow));
 			const runAdditionalData = createAdditionalData({ credentialsHelper, executionId, hooks });
-			running = new WorkflowExecute(runAdditionalData, mode, runData).processRunExecutionData(runWorkflow);
+			const started = new WorkflowExecute(runAdditionalData, mode, runData).processRunExecutionData(runWorkflow);
+			request.onRun?.(started);
+			running = started;
 		};
 		if (!error) {
 			if (result?.noWebhookResponse || this.n8nFlow === 1) {
@@ -442,6 +461,7 @@ export class TriggerBed {
 				result,
 				run,
 				answeredAtReturn,
+				answeredAt: res.answeredAt,
 				mode,
 				isolates: this.isolates,
 			};
