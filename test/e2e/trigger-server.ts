@@ -94,6 +94,26 @@ export async function createActiveWorkflowIn(server: N8nServer, name: string, wo
 	return created.id;
 }
 
+/**
+ * Renames a node of an active workflow as the editor does (its ID and webhook ID stay; connections
+ * follow) and saves it; n8n 2.x saves a draft, so the new version is published. Resolves once
+ * n8n answered; the caller waits for the webhook.
+ */
+export async function renameNodeIn(server: N8nServer, workflowId: string, from: string, to: string): Promise<void> {
+	type Saved = { versionId: string; nodes: Array<{ name: string }>; connections: Record<string, unknown>; activeVersionId?: string | null };
+	const workflow = await server.rest<Saved>('GET', `/workflows/${workflowId}`);
+	const renamed = (name: string) => (name === from ? to : name);
+	const nodes = workflow.nodes.map((n) => ({ ...n, name: renamed(n.name) }));
+	const connections = Object.fromEntries(
+		Object.entries(workflow.connections).map(([source, outputs]) => [renamed(source), JSON.parse(JSON.stringify(outputs), (key, value: unknown) => (key === 'node' && value === from ? to : value)) as unknown]),
+	);
+	const saved = await server.rest<Saved>('PATCH', `/workflows/${workflowId}`, { versionId: workflow.versionId, nodes, connections });
+	// n8n 2.x: the active version is the published one. n8n 1.x re-registered the active workflow on save.
+	if (saved.activeVersionId !== undefined && saved.activeVersionId !== saved.versionId) {
+		await server.rest('POST', `/workflows/${workflowId}/activate`, { versionId: saved.versionId });
+	}
+}
+
 /** Creates a workflow and tries to activate it: the error text n8n answered with, or undefined when it activated it. */
 export async function activationRefusalIn(server: N8nServer, name: string, workflow: WorkflowJson): Promise<string | undefined> {
 	try {

@@ -12,7 +12,8 @@
  * trigger's static data carries alice's vote to bob's tap. Then two taps in one delivery (the
  * simulator's `tapTogether`), and two votes counted while a delivery with a picture is downloading
  * it (the trigger has Download Images on; that delivery saves the static data it loaded before
- * the votes). Short form (`npm run test:compat`): two of three, alice's vote counted and bob's
+ * the votes). Last, the trigger node renamed between two votes (saved and published as the editor
+ * does): its votes stay with it. Short form (`npm run test:compat`): two of three, alice's vote counted and bob's
  * deciding; on n8n older than 1.107 the refusal.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -23,7 +24,7 @@ import { decodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import { RECHECK_DELAYS_MS } from '../../../nodes/shared/approvals/timing';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
 import type { TapResult } from '../../../simulator';
-import { questionsStored, triggerServerScenario, type TriggerServer } from '../trigger-server';
+import { questionsStored, renameNodeIn, triggerServerScenario, type TriggerServer } from '../trigger-server';
 import type { ScenarioContext } from '../types';
 import { node } from '../workflow';
 import type { Asked, ChatCredentials, ChatRun, PushBody, Report } from './send-and-wait-chat';
@@ -335,7 +336,9 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 	const held = await ask('votes Ship release 2.4 on Tuesday?');
 	const heldPicture = await slowPicture(`${SLOW_PICTURE}-2`, HELD_PICTURE_MS);
 	const heldAlice = await tap(held, 'alice', 'Approve');
-	const keptDuring = await kept(held);
+	// n8n saves a webhook's static data after the node answered: polled, the picture's delivery still holding its copy.
+	let keptDuring = await kept(held);
+	for (const deadline = Date.now() + 1_500; keptDuring === undefined && Date.now() < deadline; await sleep(100)) keptDuring = await kept(held);
 	const secondAnswer = await heldPicture.answer;
 	const keptAfterPicture = await kept(held);
 	await sleep(Math.max(0, Date.parse(heldAlice.event.timestamp) + RECHECK_DELAYS_MS[0] + 1500 - Date.now()));
@@ -393,6 +396,29 @@ async function runCases(ctx: ScenarioContext, srv: TriggerServer): Promise<Repor
 		`the pictures' runs: one each, no other run started (${JSON.stringify(pictureRuns)})`,
 		added.length === 2 && secondAnswer.status === 200 && runsOf(`${SLOW_PICTURE}-2`).length === 1 && heldPicture.downloads() === 1,
 	);
+
+	// 8. The trigger renamed between two votes (as in the editor: its ID and webhook ID stay; the
+	//    workflow saved, and published on n8n 2.x): its counted votes stay with it, and bob's tap
+	//    decides. Last, since the cases before read the trigger's output by its name.
+	const renamed = await ask('votes Ship release 2.2 on Monday?');
+	runs = await executions();
+	const renamedAlice = await tap(renamed, 'alice', 'Approve');
+	const afterRenamedAlice = await settled(renamed);
+	const keptBeforeRename = await kept(renamed);
+	await renameNodeIn(srv.server, run.workflowId, 'Trigger', 'Release trigger');
+	await srv.waitForWebhook(run.url);
+	const renamedBob = await tap(renamed, 'bob', 'Approve');
+	const renamedStatus = await waitFor(renamed.executionId, ['success', 'error', 'crashed']);
+	const renamedNext = await after(renamed.executionId, 'After Votes');
+	lines.push(`rename: alice ${outcomeOf(renamedAlice)} (${afterRenamedAlice}, ${String(keptBeforeRename)} tap(s) kept); trigger renamed; bob ${outcomeOf(renamedBob)} (${renamedStatus}); replies ${repliesOf(renamed)}`);
+	check("rename: alice's approval is counted and kept, still waiting", outcomeOf(renamedAlice) === 'counted' && afterRenamedAlice === 'waiting' && keptBeforeRename === 1);
+	check(`rename: bob's approval, after the trigger was renamed, resumes the execution (${outcomeOf(renamedBob)}, ${renamedStatus})`, outcomeOf(renamedBob) === 'resumed' && renamedStatus === 'success');
+	check(
+		`rename: the next node got approved by bob, responders alice and bob, once (got ${JSON.stringify(renamedNext)})`,
+		gotOnce(renamedNext, decision(renamed, true, [{ user: 'alice', approved: true, tap: renamedAlice }, { user: 'bob', approved: true, tap: renamedBob }])),
+	);
+	check(`rename: the bot posted the count and "Approved by bob", each once (got ${repliesOf(renamed)})`, repliesAre(renamed, [counted('alice', 'approved', 1), 'Approved by bob']));
+	check('rename: the taps started no run', (await executions()) === runs);
 	return { checks: run.checks, lines };
 }
 
@@ -407,7 +433,7 @@ async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<
 }
 
 export const scenario = triggerServerScenario({
-	name: 'send and wait: several approvers in the chat (Approvals Required 2: counted votes, veto, counted declines, simultaneous taps, a restart, several taps in one delivery, a picture meanwhile) (n8n start)',
+	name: 'send and wait: several approvers in the chat (Approvals Required 2: counted votes, veto, counted declines, simultaneous taps, a restart, several taps in one delivery, a picture meanwhile, the trigger renamed) (n8n start)',
 	compat: true,
 	placeholderNote: 'the cases with several approvers in the chat run in before()',
 	run: runCases,
