@@ -13,10 +13,10 @@
  * - n8n 2 (human review tools): alice's second question makes the model call Create Task; the
  *   review waits in the topic, bob's tap is refused (he may not answer), no task is created until
  *   alice taps Approve, then one task and the reply.
- * - n8n 1 (no human review tools): the example imports and activates; the review node is an unknown
- *   node type there, so the scenario imports it as the docs tell 1.x users to (the review node
- *   deleted, Create Task left out): the conversations run the same, memory and the split answer
- *   included, and alice's task request is answered without a tool (docs/team-assistant.md).
+ * - n8n 1 (no human review tools): activating the example as it is is refused (the review node's
+ *   type is unknown there); with the change the docs tell 1.x users to make (the review node and
+ *   Create Task deleted) it activates, and the conversations run the same, memory and the split
+ *   answer included; alice's task request is answered without a tool (docs/team-assistant.md).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -27,7 +27,7 @@ import { parseExecutionData } from '../../../bench/lib';
 import { decodeAnswerToken } from '../../../nodes/shared/approvals/tapProtocol';
 import type { LlmRequestRecord, LlmSimulator, LlmTurn, Simulator, SimulatorState, TapResult } from '../../../simulator';
 import { messageEvent, SEED, sendWebhook } from '../../../simulator';
-import { activateWorkflow, importExamples, loadExample, triggerWebhookUrl, type ExampleWorkflow, type SimulatorInfo } from '../../../scripts/lib/examples';
+import { activateWorkflow, importExamples, loadExample, triggerWebhookUrl, withoutHumanReview, type ExampleWorkflow, type SimulatorInfo } from '../../../scripts/lib/examples';
 import { createUserFolder, findInstalled, startN8nServer, targetFor, type N8nServer } from '../../../scripts/lib/n8n';
 import { sleep } from '../../../scripts/lib/proc';
 import type { LoggedRequest, Scenario, ScenarioContext } from '../types';
@@ -43,7 +43,6 @@ const release = project.topics.release;
 const handbook = SEED.knowledge.handbook;
 
 /** The example's node names the scenario relies on. */
-const REVIEW_NODE = 'Ask Before Creating a Task';
 const TASK_NODE = 'Create Task';
 const REPLY_NODE = 'Reply in the Conversation';
 /** The Reply node's Options > Max Length in the example. */
@@ -97,18 +96,6 @@ const BOB_SCRIPT: LlmTurn[] = [
 const hasReviewTools = (ctx: ScenarioContext) => ctx.target !== '1';
 
 /**
- * The example as n8n 1.x users run it (docs/team-assistant.md): without the review node, which
- * n8n 1.x does not know, and so without the task tool behind it.
- */
-export function withoutReview(example: ExampleWorkflow): ExampleWorkflow {
-	const copy = structuredClone(example);
-	const dropped = new Set([REVIEW_NODE, TASK_NODE]);
-	copy.nodes = copy.nodes.filter((n) => !dropped.has(n.name));
-	for (const name of dropped) delete (copy.connections as Record<string, unknown>)[name];
-	return copy;
-}
-
-/**
  * Until the Reply operation and the trigger's `conversationKey` are merged: the reply as Message ›
  * Send to Thread of the trigger's group and topic (one message per paragraph), the memory's key
  * from the event. STAND_IN false: the example as it is.
@@ -136,13 +123,28 @@ function standIn(example: ExampleWorkflow): ExampleWorkflow {
 	return copy;
 }
 
-/** The example as this scenario imports it on a target. */
-function asImported(ctx: ScenarioContext): (example: ExampleWorkflow) => ExampleWorkflow {
-	return (example) => {
-		if (example.file !== TEAM_ASSISTANT_FILE) return example;
-		const adjusted = standIn(example);
-		return hasReviewTools(ctx) ? adjusted : withoutReview(adjusted);
-	};
+/** The example as this scenario imports it (the stand-in until the merge; everything else as the file has it). */
+function asImported(example: ExampleWorkflow): ExampleWorkflow {
+	return example.file === TEAM_ASSISTANT_FILE ? standIn(example) : example;
+}
+
+/**
+ * n8n 1.x: activating the example as it is is refused; then the change docs/team-assistant.md tells
+ * 1.x users to make (the review node and the Create Task tool behind it deleted), saved as the
+ * editor saves it, and the example activated. Returns the refusal's message.
+ */
+async function activateOnN8n1(server: N8nServer, example: ExampleWorkflow): Promise<string> {
+	let refusal = '';
+	try {
+		await activateWorkflow(server, example.id);
+	} catch (e) {
+		refusal = (e as Error).message;
+	}
+	const saved = await server.rest<{ versionId: string; nodes: ExampleWorkflow['nodes']; connections: ExampleWorkflow['connections'] }>('GET', `/workflows/${example.id}`);
+	const changed = withoutHumanReview({ ...example, nodes: saved.nodes, connections: saved.connections });
+	await server.rest('PATCH', `/workflows/${example.id}`, { versionId: saved.versionId, nodes: changed.nodes, connections: changed.connections });
+	await activateWorkflow(server, example.id);
+	return refusal;
 }
 
 interface Conversation {
@@ -176,6 +178,8 @@ interface Review {
 }
 
 interface Report {
+	/** n8n 1.x: why it refused to activate the example as it is. */
+	refusedOnN8n1?: string;
 	exchanges: Exchange[];
 	review?: Review;
 	/** Every execution of the example, once settled. */
@@ -287,11 +291,12 @@ async function runTeamAssistant(ctx: ScenarioContext): Promise<Report> {
 	let server: N8nServer | undefined;
 	try {
 		fs.cpSync(path.join(ctx.userFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-		await importExamples(inst, userFolder, ctx.sim as unknown as SimulatorInfo, workDir, asImported(ctx));
+		await importExamples(inst, userFolder, ctx.sim as unknown as SimulatorInfo, workDir, asImported);
 		server = await startN8nServer(inst, { userFolder, logLevel: 'warn' });
 		await server.setupOwner();
 		const example = loadExample(TEAM_ASSISTANT_FILE);
-		await activateWorkflow(server, example.id);
+		const refusedOnN8n1 = hasReviewTools(ctx) ? undefined : await activateOnN8n1(server, example);
+		if (hasReviewTools(ctx)) await activateWorkflow(server, example.id);
 		const url = triggerWebhookUrl(server.url, example);
 		sim.configure({ botWebhookUrl: url, botWebhookSecret: ctx.sim.credentials.webhookSecret });
 		// an empty probe until the trigger's webhook is registered (401 from the trigger; never a run)
@@ -318,7 +323,7 @@ async function runTeamAssistant(ctx: ScenarioContext): Promise<Report> {
 			await ask(ctx, server, url, example.id, direct, BOB.second, 4),
 		];
 		const statuses = (await executionList(server, example.id)).map((e) => e.status);
-		return { exchanges, review: out.review, statuses, taskCreates: taskCreates(ctx), totalSeconds: Math.round((Date.now() - started) / 100) / 10 };
+		return { refusedOnN8n1, exchanges, review: out.review, statuses, taskCreates: taskCreates(ctx), totalSeconds: Math.round((Date.now() - started) / 100) / 10 };
 	} catch (e) {
 		if (server) process.stdout.write(`      team assistant, on failure: ${await diagnosis(ctx, server)}\n`);
 		const output = server ? `\n--- n8n start output (tail) ---\n${server.output().split('\n').slice(-30).join('\n')}` : '';
@@ -410,6 +415,7 @@ function check(report: Report, ctx: ScenarioContext): void {
 	assert.deepEqual(bob2.texts, [BOB.secondAnswer]);
 
 	if (!hasReviewTools(ctx)) {
+		assert.match(report.refusedOnN8n1 ?? '', /400.*Unrecognized node type: n8n-nodes-workplace\.workplaceBotHitl/, 'n8n 1.x refuses to activate the example as it is');
 		assert.equal(report.review, undefined);
 		assert.deepEqual(alice2.texts, [ALICE.secondAnswerWithoutTool]);
 		assert.deepEqual(report.taskCreates, [], 'no task without the tool');
