@@ -5,6 +5,9 @@ import type { UserDelivery } from '../shared/delivery';
 import { USER_ACTIONS } from '../shared/delivery';
 import { isPlainObject } from '../shared/validation';
 
+// The conversation of an event: shared with Workplace Bot's Message > Reply to Event.
+export { chatOf, conversationKeyOf, withConversationKey } from '../shared/conversation';
+
 /** The "Events" value a user delivery belongs to. */
 export function userEventValue(action: string): string {
 	return USER_ACTIONS[action];
@@ -16,20 +19,6 @@ export function isSelected(selected: string[], value: string): boolean {
 
 function str(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/**
- * Group and topic of a bot event: message.groupId/topicId, else source.gid (join), else the
- * sessionId (group id and topic id joined by an underscore).
- */
-export function chatOf(event: IDataObject): { groupId?: string; topicId?: string } {
-	const message = isPlainObject(event.message) ? event.message : {};
-	const source = isPlainObject(event.source) ? event.source : {};
-	const [sessionGroup, sessionTopic] = (str(event.sessionId) ?? '').split('_');
-	return {
-		groupId: str(message.groupId) ?? str(source.gid) ?? str(source.groupId) ?? str(sessionGroup),
-		topicId: str(message.topicId) ?? str(source.tid) ?? str(source.topicId) ?? str(sessionTopic),
-	};
 }
 
 function sha256(data: string | Buffer): string {

@@ -34,6 +34,7 @@ import {
 	splitIds,
 	userEventKey,
 	userEventValue,
+	withConversationKey,
 } from './eventFields';
 
 const RECENT_EVENTS_FIELD = 'recentEventKeys';
@@ -120,12 +121,12 @@ async function handTapsOn(
 	return results;
 }
 
-/** The events of a bot delivery that are selected and pass the group, topic and direct-chat filters. */
+/** The events of a bot delivery that are selected and pass the group, topic and direct-chat filters, each with its conversation key. */
 function selectBotEvents(
 	delivery: BotDelivery,
 	selected: string[],
 	options: TriggerOptions,
-	directChats: Set<string> | undefined,
+	knownDirectChats: Set<string>,
 ): Candidate[] {
 	const candidates: Candidate[] = [];
 	const groupIds = splitIds(options.groupIds);
@@ -137,10 +138,10 @@ function selectBotEvents(
 		if (topicIds.length && !(chat.topicId ? topicIds.includes(chat.topicId) : options.passEventsWithoutTopic)) {
 			continue;
 		}
-		if (directChats) {
+		if (options.directChatsOnly) {
 			const source = (event.source ?? {}) as IDataObject;
 			const direct =
-				source.type === 'direct_chat' || (chat.groupId !== undefined && directChats.has(chat.groupId));
+				source.type === 'direct_chat' || (chat.groupId !== undefined && knownDirectChats.has(chat.groupId));
 			if (!direct) continue;
 		}
 		const message = (event.message ?? {}) as IDataObject;
@@ -148,7 +149,7 @@ function selectBotEvents(
 			event.type === 'message' && typeof message.pictureId === 'string' && message.pictureId !== ''
 				? message.pictureId
 				: undefined;
-		candidates.push({ json: event, key: botEventKey(event), pictureId, fileName: message.fileName });
+		candidates.push({ json: withConversationKey(event, knownDirectChats), key: botEventKey(event), pictureId, fileName: message.fileName });
 	}
 	return candidates;
 }
@@ -320,15 +321,14 @@ export function selectEvents(ctx: IWebhookFunctions, delivery: Exclude<Delivery,
 	if (delivery.kind === 'user') {
 		return isSelected(selected, userEventValue(delivery.action)) ? [{ json: delivery.body, key: userEventKey(delivery, body) }] : [];
 	}
-	let directChats: Set<string> | undefined;
-	if (receipt.options.directChatsOnly) {
-		const joined = delivery.events
-			.filter((e) => e.type === 'join')
-			.map((e) => chatOf(e).groupId)
-			.filter((g): g is string => Boolean(g));
-		directChats = learnDirectChats(receipt.scope, receipt.staticData, DIRECT_CHATS_FIELD, joined);
-	}
-	return selectBotEvents(delivery, selected, receipt.options, directChats);
+	// The direct chats join events named: the Direct Chats Only filter, and the conversation key of
+	// their messages (eventFields.ts, conversationKeyOf).
+	const joined = delivery.events
+		.filter((e) => e.type === 'join')
+		.map((e) => chatOf(e).groupId)
+		.filter((g): g is string => Boolean(g));
+	const knownDirectChats = learnDirectChats(receipt.scope, receipt.staticData, DIRECT_CHATS_FIELD, joined);
+	return selectBotEvents(delivery, selected, receipt.options, knownDirectChats);
 }
 
 /** The events not received before, and what to do with their keys as the delivery goes on. */

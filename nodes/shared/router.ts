@@ -109,6 +109,10 @@ function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 		if (error.httpCode) json.httpCode = error.httpCode;
 		if (error.context.platformError) json.platformError = error.context.platformError as IDataObject;
 	}
+	// A text sent in parts that stopped midway (WorkplaceBot/actions/textParts.ts): what was sent.
+	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.partial) {
+		json.partial = error.context.partial as IDataObject;
+	}
 	return { json, pairedItem: { item: itemIndex } };
 }
 

@@ -337,7 +337,7 @@ describe('the Workplace Trigger hands taps to the waiting execution', () => {
 		const { raw, signature } = delivery(ordinary);
 		const started = await bed.deliver({ rawBody: raw, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
 		expect(started.runStarted).toBe(true);
-		expect(started.items.map((i) => i.json)).toEqual([ordinary]);
+		expect(started.items.map((i) => i.json)).toEqual([{ ...ordinary, conversationKey: ordinary.sessionId }]);
 
 		const broken = delivery(postbackEvent({ data: 'wpa1.not-a-token' }));
 		const none = await bed.deliver({ rawBody: broken.raw, headers: { 'content-type': 'application/json', 'x-service-signature': broken.signature } });
@@ -446,7 +446,7 @@ describe('a tap that could not be handed on is not lost', () => {
 		expect([first.status, first.runStarted]).toEqual([503, false]);
 		const again = await deliverAgain(bed, raw, signature);
 		expect([again.status, again.runStarted]).toEqual([200, true]);
-		expect(again.items.map((i) => i.json)).toEqual([ordinary]);
+		expect(again.items.map((i) => i.json)).toEqual([{ ...ordinary, conversationKey: ordinary.sessionId }]);
 		expect(route.resumed).toEqual([run.executionId]);
 	});
 });

@@ -5,21 +5,29 @@ import { botRequest } from '../../../shared/transport/botApi';
 import { requireString } from '../../../shared/validation';
 import { groupIdField, textField, topicIdField } from '../common.descriptions';
 import { groupRecipient } from '../recipients';
+import { readTextOptions, sendParts, textOptionsField, textParts } from '../textParts';
+
+/** Send Text keeps one message per text unless "Split Messages Longer Than" is set: workflows saved before it send as they did. */
+const MAX_LENGTH = 0;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['groupMessage'], operation: ['sendText'] } },
-	[groupIdField, topicIdField, textField],
+	[groupIdField, topicIdField, textField, textOptionsField(MAX_LENGTH)],
 );
 
 export { groupConversationKey as conversationKey } from '../recipients';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+/** One output item per message sent (one unless the text was split). */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { gid, tid } = groupRecipient(this, itemIndex, { topic: true });
 	const text = requireString(this, itemIndex, 'text', 'Text');
-	const { body } = await botRequest(
-		this,
-		{ method: 'POST', path: '/bot/v1/group/message', body: { gid, tid, message: { type: 'text', data: text } } },
-		itemIndex,
-	);
-	return body;
+	const parts = textParts(text, readTextOptions(this, itemIndex, MAX_LENGTH));
+	return await sendParts(this, itemIndex, parts, async (data) => {
+		const { body } = await botRequest<IDataObject>(
+			this,
+			{ method: 'POST', path: '/bot/v1/group/message', body: { gid, tid, message: { type: 'text', data } } },
+			itemIndex,
+		);
+		return body;
+	});
 }

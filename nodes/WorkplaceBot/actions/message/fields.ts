@@ -25,23 +25,11 @@ export const MESSAGES_JSON_EXAMPLE = JSON.stringify(
 const THREAD_DESCRIPTION =
 	"ID (tid) of the thread: the group's main chat, one of its topics (`topic._id` from Group > Create Topic)";
 
-/** The push operation's own fields (shown with resource "message", operation "push"). */
-export const pushFields: INodeProperties[] = [
-	{
-		...groupIdField,
-		description:
-			'ID (gid) of the group or direct chat, e.g. `gid` of the User resource\'s "Get Direct Chat" or of a message event',
-	},
-	idLocator({
-		displayName: 'Thread',
-		name: 'threadId',
-		description: `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). "Main Chat" (an empty ID) sends to the group's main chat.`,
-		searchListMethod: 'searchThreads',
-		placeholder: 'e.g. 64f0d0000000000000000002, empty for the main chat',
-		invalidIdMessage: 'Not a valid thread ID',
-		required: false,
-		dependsOn: ['groupId'],
-	}),
+/**
+ * The messages of a push: "Define Messages", then "Messages" or "Messages (JSON)". Shared by
+ * Send to Thread and Reply to Event (read by getMessages in ./messages.ts).
+ */
+export const messageListFields: INodeProperties[] = [
 	optionsProperty(
 		'Define Messages',
 		'defineMessages',
@@ -64,4 +52,24 @@ export const pushFields: INodeProperties[] = [
 		'The `messages` list of the request, as the platform documents it: message objects of type text, image, video, audio, imagemap or template, each with an optional quickReply. A single message object is taken as a list of one.',
 		{ default: MESSAGES_JSON_EXAMPLE, required: true, show: { defineMessages: ['json'] } },
 	),
+];
+
+/** The push operation's own fields (shown with resource "message", operation "push"). */
+export const pushFields: INodeProperties[] = [
+	{
+		...groupIdField,
+		description:
+			'ID (gid) of the group or direct chat, e.g. `gid` of the User resource\'s "Get Direct Chat" or of a message event',
+	},
+	idLocator({
+		displayName: 'Thread',
+		name: 'threadId',
+		description: `${THREAD_DESCRIPTION}, or a direct chat (\`tid\` from User > Get Direct Chat). "Main Chat" (an empty ID) sends to the group's main chat.`,
+		searchListMethod: 'searchThreads',
+		placeholder: 'e.g. 64f0d0000000000000000002, empty for the main chat',
+		invalidIdMessage: 'Not a valid thread ID',
+		required: false,
+		dependsOn: ['groupId'],
+	}),
+	...messageListFields,
 ];
