@@ -62,6 +62,7 @@ const LONG_ANSWER = [
 	'You may work from home up to three days a week. The remote work policy in the Employee Handbook says so in its first section, and it applies to everyone on a permanent contract, whatever team you are in.',
 	'Agree the days with your team lead, so that the team still meets in the office at least twice a week. Planning the week ahead on Friday works well for most teams, and the shared calendar shows who is where.',
 	'Keep your laptop encrypted and use the VPN outside the office. If you need a second screen or a chair for your home office, ask IT: the policy covers one of each.',
+	'On a home office day, be reachable in the team chat during core hours, from ten to four. If you are ill, say so as on any other day: a home office day is a working day, not a day off.',
 ].join('\n\n');
 const BOB = {
 	first: 'How many days a week may I work from home?',
@@ -100,7 +101,7 @@ const hasReviewTools = (ctx: ScenarioContext) => ctx.target !== '1';
  * Send to Thread of the trigger's group and topic (one message per paragraph), the memory's key
  * from the event. STAND_IN false: the example as it is.
  */
-const STAND_IN = true;
+const STAND_IN = false;
 function standIn(example: ExampleWorkflow): ExampleWorkflow {
 	if (!STAND_IN) return example;
 	const copy = structuredClone(example);
