@@ -10,7 +10,9 @@
  * package's icon), adds each node through one of its actions, checks its parameters panel (title,
  * simulator credential selected, the node's one version (1; the trigger 1.1); the From List entries of Knowledge's knowledge base and of Bot's
  * Send to Thread, whose Thread list starts with "Main Chat") and saves a screenshot of it, saves the workflow and checks the
- * five nodes after a reload. Then Workplace Bot's Send and Wait for Response in the same n8n: an
+ * five nodes after a reload, and opens the team assistant example (its canvas: screenshot
+ * team-assistant.png, on n8n 2 only: BROWSER_TEST_N8N=2 BROWSER_TEST_OUT=<dir>, then copy that one file, as
+ * the other screenshots show n8n 1.123). Then Workplace Bot's Send and Wait for Response in the same n8n: an
  * active workflow (Webhook -> Send and Wait -> After) per response type, started through its
  * webhook; chromium opens the Approve link the simulator got (the "recorded" page renders, the
  * next node gets {data: {approved: true, responder: {source: 'link'}, respondedAt, messageId, groupId, threadId}}) and a custom form's Respond link (the form renders,
@@ -164,6 +166,8 @@ interface Instance {
 	password: string;
 	/** Example workflow names the instance should list. */
 	examples: string[];
+	/** The n8n major, when the test started n8n itself. */
+	major?: string;
 	output(): string;
 	/** Send and Wait executions; only on the test's own n8n and simulator. */
 	sendAndWait?: SendAndWaitHost;
@@ -261,7 +265,7 @@ async function startInstance(): Promise<Instance> {
 		log(`n8n ${TARGETS[id].n8nVersion} on ${server.url}, simulator on ${sim.url}`);
 		const s = server;
 		const sendAndWait = sendAndWaitHost(inst, s, sim);
-		return { url: s.url, email: E2E_OWNER.email, password: E2E_OWNER.password, examples, output: () => s.output(), sendAndWait, close };
+		return { url: s.url, email: E2E_OWNER.email, password: E2E_OWNER.password, examples, major: TARGETS[id].major, output: () => s.output(), sendAndWait, close };
 	} catch (e) {
 		await close();
 		throw e;
@@ -367,6 +371,22 @@ async function runBrowser(browser: Browser, instance: Instance, outDir: string):
 			await screenshot(page, outDir, 'workflow');
 			await searchNodes(page, 'Workplace');
 			await screenshot(page, outDir, 'nodes-panel');
+		});
+
+		// The team assistant example (docs/team-assistant.md shows it): n8n 1.x draws its human review node as unknown.
+		await step('team assistant example on the canvas', async () => {
+			const example = loadExamples().find((e) => e.file === 'flow-team-assistant-in-chat.json');
+			if (!example) throw new Error('examples/flow-team-assistant-in-chat.json is missing');
+			await page.goto(`${instance.url}/workflow/${example.id}`, { waitUntil: 'domcontentloaded' });
+			await page.getByTestId('canvas-node').first().waitFor();
+			await dismissPopups(page);
+			const names = (await canvasNodes(page)).map((n) => n.name);
+			const missing = example.nodes.map((n) => n.name).filter((name) => !names.includes(name));
+			check(missing.length === 0, `the canvas shows its ${example.nodes.length} nodes`, { missing });
+			await page.getByTestId('zoom-to-fit').click();
+			await page.mouse.move(640, 760);
+			if (instance.major === '1') log('team-assistant.png: taken on n8n 2 only (BROWSER_TEST_N8N=2); n8n 1.x has no human review tools');
+			else await screenshot(page, outDir, 'team-assistant');
 		});
 	} catch (e) {
 		await failureScreenshot(page);

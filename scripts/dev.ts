@@ -28,6 +28,7 @@ import * as path from 'node:path';
 
 import {
 	activateWorkflow,
+	needsN8n2,
 	importExamples,
 	isServerStarted,
 	isTriggerStarted,
@@ -135,6 +136,10 @@ async function main(): Promise<void> {
 			if (settings.userManagement?.showSetupOnFirstLoad === false) await s.login();
 			else await s.setupOwner();
 			for (const e of examples.filter(isServerStarted)) {
+				if (target.major === '1' && needsN8n2(e)) {
+					log(`not activated on n8n 1.x: "${e.name}" needs n8n 2's human review tools (docs/team-assistant.md says what to change for 1.x)`);
+					continue;
+				}
 				try {
 					await activateWorkflow(s, e.id);
 				} catch (err) {
@@ -160,6 +165,7 @@ n8n ${target.n8nVersion} (Node ${inst.node.version}) with n8n-nodes-workplace is
                and click "Execute workflow"
   active:      ${examples
 		.filter(isServerStarted)
+		.filter((e) => target.major !== '1' || !needsN8n2(e))
 		.map((e) => `"${e.name}"\n               ${isTriggerStarted(e) ? triggerWebhookUrl(url, e) : webhookNodeUrl(url, e)}`)
 		.join('\n               ')}
   try it:      node build/simulator/send-webhook.js ${replyFlow ? triggerWebhookUrl(url, replyFlow) : '<webhook url>'} --text "Hello bot"

@@ -122,6 +122,36 @@ export function isServerStarted(example: ExampleWorkflow): boolean {
 	return isTriggerStarted(example) || isWebhookStarted(example);
 }
 
+/** n8n 2.x's human review tools (`<node>HitlTool`, generated for every node with a Send and Wait operation). */
+function isHumanReview(node: { type: string }): boolean {
+	return node.type.endsWith('HitlTool');
+}
+
+/**
+ * Examples with a human review tool: n8n 1.x has none, and refuses to activate them ("Unrecognized
+ * node type: n8n-nodes-workplace.workplaceBotHitl").
+ */
+export function needsN8n2(example: ExampleWorkflow): boolean {
+	return example.nodes.some(isHumanReview);
+}
+
+/**
+ * The example as its docs tell n8n 1.x users to change it (docs/team-assistant.md): each human
+ * review node deleted, with the tools it reviews (connected to it as `ai_tool`).
+ */
+export function withoutHumanReview(example: ExampleWorkflow): ExampleWorkflow {
+	const reviews = new Set(example.nodes.filter(isHumanReview).map((n) => n.name));
+	const connections = example.connections as unknown as Record<string, Record<string, Array<Array<{ node: string }>>>>;
+	const reviewed = Object.entries(connections)
+		.filter(([, outputs]) => (outputs.ai_tool ?? []).some((targets) => targets.some((t) => reviews.has(t.node))))
+		.map(([name]) => name);
+	const dropped = new Set([...reviews, ...reviewed]);
+	const copy = structuredClone(example);
+	copy.nodes = copy.nodes.filter((n) => !dropped.has(n.name));
+	for (const name of dropped) delete (copy.connections as Record<string, unknown>)[name];
+	return copy;
+}
+
 /** The example as `n8n import:workflow` takes it (without our `file` key, inactive). */
 export function importable(example: ExampleWorkflow): Record<string, unknown> {
 	const { file: _file, ...workflow } = example;

@@ -207,6 +207,11 @@ function packageNodes(): Map<string, NodeDescription> {
 	return nodes;
 }
 
+/** Whether a node has a Send and Wait operation (n8n 2 then offers it as a human review tool). */
+function hasSendAndWait(description: NodeDescription): boolean {
+	return description.properties.some((p) => p.name === 'operation' && (p as { options?: Array<{ value?: unknown }> }).options?.some((o) => o.value === 'sendAndWait'));
+}
+
 /** Parameters n8n adds to a node used as an AI Agent's tool (`<name>Tool`). */
 const TOOL_PARAMETERS = ['descriptionType', 'toolDescription'];
 
@@ -235,9 +240,11 @@ describe('example workflows', () => {
 			if (!node.type.startsWith(`${PACKAGE.name}.`)) continue;
 			workplaceNodes++;
 			const typeName = node.type.slice(PACKAGE.name.length + 1);
+			// n8n 2 makes a human review tool (`<node>HitlTool`) of every node with a Send and Wait operation.
+			const asReview = !nodes.has(typeName) && typeName.endsWith('HitlTool');
 			const asTool = !nodes.has(typeName) && typeName.endsWith('Tool');
-			const description = nodes.get(asTool ? typeName.slice(0, -'Tool'.length) : typeName);
-			if (!description || (asTool && !description.usableAsTool)) {
+			const description = nodes.get(asReview ? typeName.slice(0, -'HitlTool'.length) : asTool ? typeName.slice(0, -'Tool'.length) : typeName);
+			if (!description || (asReview && !hasSendAndWait(description)) || (asTool && !asReview && !description.usableAsTool)) {
 				problems.push(`"${node.name}": the package has no node type ${node.type}`);
 				continue;
 			}
