@@ -44,7 +44,6 @@ const handbook = SEED.knowledge.handbook;
 
 /** The example's node names the scenario relies on. */
 const TASK_NODE = 'Create Task';
-const REPLY_NODE = 'Reply in the Conversation';
 /** The Reply node's Options > Max Length in the example. */
 const MAX_LENGTH = 600;
 
@@ -95,39 +94,6 @@ const BOB_SCRIPT: LlmTurn[] = [
 
 /** n8n 2.x generates the human review tools; n8n 1.x does not. */
 const hasReviewTools = (ctx: ScenarioContext) => ctx.target !== '1';
-
-/**
- * Until the Reply operation and the trigger's `conversationKey` are merged: the reply as Message ›
- * Send to Thread of the trigger's group and topic (one message per paragraph), the memory's key
- * from the event. STAND_IN false: the example as it is.
- */
-const STAND_IN = false;
-function standIn(example: ExampleWorkflow): ExampleWorkflow {
-	if (!STAND_IN) return example;
-	const copy = structuredClone(example);
-	const event = "$('Workplace Trigger').item.json";
-	for (const n of copy.nodes) {
-		if (n.name === REPLY_NODE) {
-			n.parameters = {
-				resource: 'message',
-				operation: 'push',
-				groupId: `={{ ${event}.message.groupId }}`,
-				threadId: { __rl: true, mode: 'id', value: `={{ ${event}.message.topicId }}` },
-				defineMessages: 'json',
-				messagesJson: "={{ JSON.stringify($json.output.split('\\n\\n').map(text => ({ type: 'text', text }))) }}",
-			};
-		}
-		if (n.type === '@n8n/n8n-nodes-langchain.memoryBufferWindow') {
-			n.parameters = { ...n.parameters, sessionKey: `={{ ${event}.message.topicId ? ${event}.message.groupId + '_' + ${event}.message.topicId : ${event}.message.groupId }}` };
-		}
-	}
-	return copy;
-}
-
-/** The example as this scenario imports it (the stand-in until the merge; everything else as the file has it). */
-function asImported(example: ExampleWorkflow): ExampleWorkflow {
-	return example.file === TEAM_ASSISTANT_FILE ? standIn(example) : example;
-}
 
 /**
  * n8n 1.x: activating the example as it is is refused; then the change docs/team-assistant.md tells
@@ -292,7 +258,7 @@ async function runTeamAssistant(ctx: ScenarioContext): Promise<Report> {
 	let server: N8nServer | undefined;
 	try {
 		fs.cpSync(path.join(ctx.userFolder, '.n8n', 'nodes'), path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-		await importExamples(inst, userFolder, ctx.sim as unknown as SimulatorInfo, workDir, asImported);
+		await importExamples(inst, userFolder, ctx.sim as unknown as SimulatorInfo, workDir);
 		server = await startN8nServer(inst, { userFolder, logLevel: 'warn' });
 		await server.setupOwner();
 		const example = loadExample(TEAM_ASSISTANT_FILE);
