@@ -61,3 +61,40 @@ describe('time limits: the watchdog', () => {
 		expect([secondsText(60_000), secondsText(1500), secondsText(20_000)]).toEqual(['60 s', '1.5 s', '20 s']);
 	});
 });
+
+describe('time limits: pause on an n8n-workflow without sleepWithAbort (n8n 1.100.1, 2.41.1)', () => {
+	/** timeLimit.ts loaded against an n8n-workflow that has sleep only. */
+	function pauseWithoutSleepWithAbort(): typeof import('../../nodes/shared/transport/timeLimit').pause {
+		let loaded: typeof import('../../nodes/shared/transport/timeLimit') | undefined;
+		jest.isolateModules(() => {
+			jest.doMock('n8n-workflow', () => ({ sleep: async (ms: number) => await wait(ms), sleepWithAbort: undefined }));
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			loaded = require('../../nodes/shared/transport/timeLimit') as typeof import('../../nodes/shared/transport/timeLimit');
+		});
+		jest.dontMock('n8n-workflow');
+		return loaded!.pause;
+	}
+
+	it('ends on the abort, long before its time (the wait of One Run per Conversation relies on it)', async () => {
+		const pause = pauseWithoutSleepWithAbort();
+		const controller = new AbortController();
+		const started = performance.now();
+		const paused = pause(5000, controller.signal);
+		await wait(50);
+		controller.abort('turn came');
+		await paused;
+		expect(performance.now() - started).toBeLessThan(2000);
+	});
+
+	it('an aborted signal ends it at once; without an abort it runs its time', async () => {
+		const pause = pauseWithoutSleepWithAbort();
+		const aborted = new AbortController();
+		aborted.abort('done');
+		let started = performance.now();
+		await pause(5000, aborted.signal);
+		expect(performance.now() - started).toBeLessThan(1000);
+		started = performance.now();
+		await pause(100, new AbortController().signal);
+		expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+	});
+});

@@ -3,6 +3,11 @@
  * messages a person sends quickly start two runs of Workplace Trigger → "Memory Agent", a test node
  * standing for n8n's AI Agent with a memory keyed by the conversation: it reads the conversation's
  * memory when it starts, thinks AGENT_MS, and writes its answer into the memory when it ends.
+ *
+ * In real n8n on both majors (and the compatibility suite's releases) the e2e scenario *trigger
+ * conversation turns* (test/e2e/scenarios/trigger-conversation-turns.ts) guards the same reliance
+ * (docs/ARCHITECTURE.md reliance 14): this n8n-core is 1.x, whose n8n-workflow has sleepWithAbort;
+ * n8n 2.41.1's has not, which only the scenario exercises.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';

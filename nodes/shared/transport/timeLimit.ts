@@ -27,8 +27,14 @@ const TIMER_SET_AGAIN = 'timer set again';
 
 /** Resolves after `ms`, or as soon as `signal` aborts (its timer cleared then). */
 export async function pause(ms: number, signal: AbortSignal): Promise<void> {
-	// sleepWithAbort: n8n-workflow 1.8x and later; without it the timer just runs out.
-	if (typeof sleepWithAbort !== 'function') return await sleep(ms);
+	// sleepWithAbort: in the n8n-workflow of n8n 1.110 to 2.20 (1.107 to 2.20.3), not in that of
+	// n8n 1.100.1 (1.97.0) nor 2.41.1 (2.41.0: sleep only). Without it the pause still ends on the
+	// abort (One Run per Conversation's wait depends on it), and its timer runs out unobserved.
+	if (typeof sleepWithAbort !== 'function') {
+		if (signal.aborted) return;
+		await Promise.race([sleep(ms), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]);
+		return;
+	}
 	try {
 		await sleepWithAbort(ms, signal);
 	} catch {
