@@ -1,4 +1,5 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { BINARY_ENCODING } from 'n8n-workflow';
 
 import type { WorkplaceResponse } from './transport';
 import { downloadFailure } from './transport/timeLimit';
@@ -227,4 +228,51 @@ export function nameForContentType(
 	if (own && (accepted.length === 0 || accepted.includes(own))) return { fileName: name, fileExtension: own };
 	if (accepted.length === 0) return { fileName: name };
 	return { fileName: `${base || 'file'}.${accepted[0]}`, fileExtension: accepted[0] };
+}
+
+/** Types whose content an AI agent reads as text (besides text/*). */
+const TEXT_TYPES = new Set(['application/json', 'application/xml', 'application/yaml', 'application/x-yaml', 'application/csv', 'application/markdown', 'application/x-ndjson']);
+
+/** Whether a downloaded file is text a model can read. */
+export function isTextFile(binary: Pick<IBinaryData, 'mimeType' | 'fileName'>): boolean {
+	const type = binary.mimeType.toLowerCase();
+	return type.startsWith('text/') || TEXT_TYPES.has(type) || /\.(md|markdown|txt|csv|json|ya?ml|xml)$/i.test(binary.fileName ?? '');
+}
+
+/**
+ * The start of a text file n8n holds as binary data, at most `maxBytes` read (streamed when n8n
+ * keeps it on disk or in S3, so a large file is not read whole), decoded as UTF-8; `truncated`
+ * when there was more.
+ */
+export async function textStartOf(
+	ctx: { helpers: Pick<IExecuteFunctions['helpers'], 'getBinaryStream'> },
+	binary: IBinaryData,
+	maxBytes: number,
+): Promise<{ text: string; truncated: boolean }> {
+	let bytes: Buffer;
+	let truncated = false;
+	if (binary.id) {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		const stream = await ctx.helpers.getBinaryStream(binary.id);
+		for await (const chunk of stream) {
+			chunks.push(Buffer.from(chunk as Buffer));
+			size += (chunk as Buffer).length;
+			if (size > maxBytes) {
+				truncated = true;
+				stream.destroy();
+				break;
+			}
+		}
+		bytes = Buffer.concat(chunks);
+	} else {
+		bytes = Buffer.from(binary.data, BINARY_ENCODING);
+	}
+	if (bytes.length > maxBytes) {
+		truncated = true;
+		bytes = bytes.subarray(0, maxBytes);
+	}
+	// A character cut at the end decodes as U+FFFD: dropped.
+	const text = bytes.toString('utf8');
+	return { text: truncated ? text.replace(/\uFFFD+$/, '') : text, truncated };
 }

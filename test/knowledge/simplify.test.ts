@@ -1,4 +1,5 @@
-import { SEED } from '../../simulator/seed';
+import { textStartOf } from '../../nodes/shared/binary';
+import { SEED, SEED_FILE_CONTENTS } from '../../simulator/seed';
 import { registerToolVariant } from '../helpers/engine';
 import { useSimulator } from '../helpers/simulator';
 import { byId, only, runKnowledge } from './knowledge.fixtures';
@@ -107,5 +108,34 @@ describe('Workplace Knowledge: Simplify Output', () => {
 		const { error, requests } = await runKnowledge(sim, { ...getBase, simplify: '={{ "yes" }}' });
 		expect(requests).toHaveLength(0);
 		expect(error?.message).toBe('Item 0: "Simplify Output" must be "asTool", "always" or "never", got "yes"');
+	});
+});
+
+describe('Workplace Knowledge: File > Download for an AI agent', () => {
+	const download = (fileId: string) => ({ resource: 'file', operation: 'download', knowledgeBaseId: byId(SEED.knowledge.faq.id), fileId: byId(fileId), binaryPropertyName: 'data' });
+
+	it.each(['filesystem', 'default'] as const)('as a tool (binary data mode %s): a text file\'s content is in the JSON the model reads; a PDF\'s is not', async (binaryMode) => {
+		const nodeType = await registerToolVariant('workplaceKnowledge');
+		const text = await runKnowledge(sim, download(SEED.knowledge.faq.files.faq), { nodeType, binaryMode });
+		expect(text.error).toBeUndefined();
+		expect(only(text.requests).path).toBe(`/api/v1/knowledge/${SEED.knowledge.faq.id}/files/${SEED.knowledge.faq.files.faq}/download`);
+		expect(text.items.map((i) => i.json)).toEqual([
+			{ knowledgeBaseId: SEED.knowledge.faq.id, fileId: SEED.knowledge.faq.files.faq, fileName: SEED_FILE_CONTENTS.faq.name, mimeType: 'text/plain', text: SEED_FILE_CONTENTS.faq.content },
+		]);
+		const pdf = await runKnowledge(sim, download(SEED.knowledge.faq.files.overview), { nodeType, binaryMode });
+		expect(pdf.items[0].json).not.toHaveProperty('text');
+		expect(pdf.items[0].binary?.data?.mimeType).toBe('application/pdf');
+	});
+
+	it('in a workflow: the JSON stays without the content', async () => {
+		const { items } = await runKnowledge(sim, download(SEED.knowledge.faq.files.faq));
+		expect(items[0].json).not.toHaveProperty('text');
+	});
+
+	it('a long text: its start, cut at a whole character, marked truncated', async () => {
+		const binary = { data: Buffer.from(`${'a'.repeat(9)}é and more`).toString('base64'), mimeType: 'text/plain' };
+		const helpers = { getBinaryStream: async () => await Promise.reject(new Error('not stored')) };
+		expect(await textStartOf({ helpers } as never, binary, 10)).toEqual({ text: 'aaaaaaaaa', truncated: true });
+		expect(await textStartOf({ helpers } as never, binary, 100)).toEqual({ text: 'aaaaaaaaaé and more', truncated: false });
 	});
 });

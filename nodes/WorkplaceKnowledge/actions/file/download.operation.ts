@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { responseToBinary } from '../../../shared/binary';
+import { isTextFile, responseToBinary, textStartOf } from '../../../shared/binary';
+import { runsAsTool } from '../../../shared/tool';
 import { outputBinaryField } from '../../../shared/descriptions/fields';
 import { requireString } from '../../../shared/validation';
 import { knowledgeRequest } from '../../transport';
@@ -19,6 +20,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The most of a text file an AI agent reads from a download (bytes, about as many characters). */
+export const TOOL_TEXT_MAX_BYTES = 20_000;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -32,6 +36,8 @@ export async function execute(
 	);
 	const binary = await responseToBinary(this, response, fileId);
 	const input = this.getInputData()[itemIndex];
+	// An AI agent reads only the item's JSON: a text file's content goes there, its start when long.
+	const forAgent = runsAsTool(this) && isTextFile(binary) ? await textStartOf(this, binary, TOOL_TEXT_MAX_BYTES) : undefined;
 	return [
 		{
 			json: {
@@ -39,6 +45,7 @@ export async function execute(
 				fileId,
 				fileName: binary.fileName,
 				mimeType: binary.mimeType,
+				...(forAgent ? { text: forAgent.text, ...(forAgent.truncated ? { textTruncated: true } : {}) } : {}),
 			},
 			binary: { ...(input?.binary ?? {}), [binaryPropertyName]: binary },
 		},
