@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/descriptions/fields';
+import { botRequest } from '../../shared/transport/botApi';
 import { nodeParameter } from '../../shared/parameters';
 import { markdownToPlainText } from '../../shared/text/markdown';
 import { splitText } from '../../shared/text/split';
@@ -123,4 +124,16 @@ export async function sendParts(
 		}
 	}
 	return sent;
+}
+
+/** A text's parts posted to a group's topic or main chat (`tid` empty), in order: one sent-message result each. */
+export async function sendTextToThread(ctx: IExecuteFunctions, itemIndex: number, thread: { gid: string; tid: string }, parts: string[]): Promise<IDataObject[]> {
+	return await sendParts(ctx, itemIndex, parts, async (data) => {
+		const { body } = await botRequest<IDataObject>(
+			ctx,
+			{ method: 'POST', path: '/bot/v1/group/message', body: { gid: thread.gid, tid: thread.tid, message: { type: 'text', data } } },
+			itemIndex,
+		);
+		return body;
+	});
 }

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { botRequest } from '../../../shared/transport/botApi';
 import { requireString } from '../../../shared/validation';
 import { groupIdField, textField, topicIdField } from '../common.descriptions';
 import { groupRecipient } from '../recipients';
-import { readTextOptions, sendParts, textOptionsField, textParts } from '../textParts';
+import { readTextOptions, sendTextToThread, textOptionsField, textParts } from '../textParts';
 
 /** Send Text keeps one message per text unless "Split Messages Longer Than" is set: workflows saved before it send as they did. */
 const MAX_LENGTH = 0;
@@ -22,12 +21,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { gid, tid } = groupRecipient(this, itemIndex, { topic: true });
 	const text = requireString(this, itemIndex, 'text', 'Text');
 	const parts = textParts(text, readTextOptions(this, itemIndex, MAX_LENGTH));
-	return await sendParts(this, itemIndex, parts, async (data) => {
-		const { body } = await botRequest<IDataObject>(
-			this,
-			{ method: 'POST', path: '/bot/v1/group/message', body: { gid, tid, message: { type: 'text', data } } },
-			itemIndex,
-		);
-		return body;
-	});
+	return await sendTextToThread(this, itemIndex, { gid, tid: tid ?? '' }, parts);
 }

@@ -20,7 +20,7 @@ import { apiPath } from '../../../shared/transport/apiPath';
 import { botRequest } from '../../../shared/transport/botApi';
 import { describeValue, invalidInput, isPlainObject, parseJsonObject, requireString } from '../../../shared/validation';
 import { textField } from '../common.descriptions';
-import { readTextOptions, REPLY_MAX_LENGTH, sendParts, textOptionsField, textParts } from '../textParts';
+import { readTextOptions, REPLY_MAX_LENGTH, sendTextToThread, textOptionsField, textParts } from '../textParts';
 import { messageListFields } from './fields';
 import { getMessages } from './messages';
 import { optionsProperty } from './properties';
@@ -151,13 +151,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (messageType !== 'text') throw invalidInput(this, itemIndex, 'Message Type', 'must be "text" or "messages"', messageType);
 	const text = requireString(this, itemIndex, 'text', 'Text');
 	const parts = textParts(text, readTextOptions(this, itemIndex, REPLY_MAX_LENGTH));
-	const { gid, tid } = await threadOf(this, itemIndex, target);
-	return await sendParts(this, itemIndex, parts, async (data) => {
-		const { body } = await botRequest<IDataObject>(
-			this,
-			{ method: 'POST', path: '/bot/v1/group/message', body: { gid, tid, message: { type: 'text', data } } },
-			itemIndex,
-		);
-		return body;
-	});
+	return await sendTextToThread(this, itemIndex, await threadOf(this, itemIndex, target), parts);
 }
