@@ -194,6 +194,17 @@ describe('Workplace Bot: Message > Reply to Event', () => {
 		expect(requests.map(sent)).toEqual([['POST', GROUP_MESSAGE, textBody(project._id, release._id, 'As a tool')]]);
 		expect(items).toHaveLength(1);
 	});
+
+	it('as a tool, answers the conversation its input names when the run holds several (AI Agent 3 hands a tool its item)', async () => {
+		const { gid, tid } = sim.state.ensureDirectChat(SEED.users.bob._id);
+		const events = await triggerItems([messageEvent({ groupId: project._id, topicId: release._id }), messageEvent({ groupId: gid, topicId: tid })]);
+		const { error, requests } = await runReply(sim, events, reply('As a tool'), { asTool: true });
+		expect(error).toBeUndefined();
+		expect(requests.map(sent)).toEqual([
+			['POST', GROUP_MESSAGE, textBody(project._id, release._id, 'As a tool')],
+			['POST', GROUP_MESSAGE, textBody(gid, tid, 'As a tool')],
+		]);
+	});
 });
 
 describe('Workplace Bot: Send Text splitting', () => {
