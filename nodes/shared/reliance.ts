@@ -26,6 +26,8 @@ export type Reliance =
 	| 'workflowOfContext'
 	/** n8n hands a node context the run's lifecycle hooks and runs workflowExecuteAfter when the run ends (WorkplaceTrigger/conversationTurns.ts). */
 	| 'runEnd'
+	/** An AI agent's tool run names its agent: n8n-core's tool context's `parentNode`, or the source of its input (WorkplaceBot/actions/message/reply/triggerEvent.ts). */
+	| 'toolAgent'
 	/** n8n's waiting route answers the trigger's process (WorkplaceTrigger/resumeRoute.ts); one per address. */
 	| `resumeRoute:${string}`;
 

@@ -3,7 +3,7 @@
  * workflows run by n8n-core's engine (trigger → Bot) against the simulator, checking the output
  * items and the exact requests the platform received.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { joinEvent, messageEvent, postbackEvent, SEED } from '../../simulator';
 import { useSimulator } from '../helpers/simulator';
@@ -193,6 +193,44 @@ describe('Workplace Bot: Message > Reply to Event', () => {
 		expect(error).toBeUndefined();
 		expect(requests.map(sent)).toEqual([['POST', GROUP_MESSAGE, textBody(project._id, release._id, 'As a tool')]]);
 		expect(items).toHaveLength(1);
+	});
+
+	it('as a tool, answers the conversation its input names when the run holds several (AI Agent 3 hands a tool its item)', async () => {
+		const { gid, tid } = sim.state.ensureDirectChat(SEED.users.bob._id);
+		const events = await triggerItems([messageEvent({ groupId: project._id, topicId: release._id }), messageEvent({ groupId: gid, topicId: tid })]);
+		const { error, requests } = await runReply(sim, events, reply('As a tool'), { asTool: true });
+		expect(error).toBeUndefined();
+		expect(requests.map(sent)).toEqual([
+			['POST', GROUP_MESSAGE, textBody(project._id, release._id, 'As a tool')],
+			['POST', GROUP_MESSAGE, textBody(gid, tid, 'As a tool')],
+		]);
+	});
+});
+
+describe('Reply to Event as a tool without its agent (docs/ARCHITECTURE.md, reliance 15)', () => {
+	it('looks before the tool only, and says so in the log once per process', async () => {
+		const { triggerEvent } = await import('../../nodes/WorkplaceBot/actions/message/reply/triggerEvent');
+		const { FALLBACK_MARK } = await import('../../nodes/shared/reliance');
+		const warnings: string[] = [];
+		const asked: string[] = [];
+		// A tool context of a later n8n: no parentNode, no source of its input.
+		const ctx = {
+			getNode: () => ({ name: 'Say You Are Looking', type: 'n8n-nodes-workplace.workplaceBotTool' }),
+			getInputSourceData: () => {
+				throw new Error('Source data is missing');
+			},
+			getParentNodes: (name: string) => {
+				asked.push(name);
+				return [];
+			},
+			logger: { warn: (message: string) => warnings.push(message) },
+		} as unknown as IExecuteFunctions;
+		expect(triggerEvent(ctx, 0)).toEqual({ triggers: [] });
+		expect(triggerEvent(ctx, 0)).toEqual({ triggers: [] });
+		expect(asked).toEqual(['Say You Are Looking', 'Say You Are Looking']);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/^Reply to Event runs as an AI agent's tool, but n8n names no agent in its context .* it looks for the Workplace Trigger before the tool only/);
+		expect(warnings[0].endsWith(FALLBACK_MARK)).toBe(true);
 	});
 });
 

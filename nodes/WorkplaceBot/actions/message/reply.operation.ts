@@ -102,17 +102,13 @@ function eventOf(ctx: IExecuteFunctions, itemIndex: number): { event: IDataObjec
 	} else if (replyTo === 'trigger') {
 		const found = triggerEvent(ctx, itemIndex);
 		if (!('event' in found)) {
-			const where = found.triggers.length
-				? `No item of ${found.triggers.map((t) => `"${t}"`).join(', ')} is paired with this item (the trigger did not start this run, or a node between them does not keep the item's link).`
-				: 'No Workplace Trigger comes before this node (or before the AI agent using it as a tool).';
-			throw invalidInput(
-				ctx,
-				itemIndex,
-				'Reply To',
-				'needs the event of the Workplace Trigger that started this run',
-				'Event From Workplace Trigger',
-				`${where} Start the workflow with a Workplace Trigger, or set Reply To to "Event Below" and give the event.`,
-			);
+			const fix = 'Start the workflow with a Workplace Trigger, or set Reply To to "Event Below" and give the event.';
+			const hint = found.ambiguous
+				? `This run holds events of ${found.ambiguous.conversations} conversations from "${found.ambiguous.trigger}", and n8n does not tell a tool which of the AI agent's items it was called for; its input names none of them. Use AI Agent version 3 or later with the trigger's events as its input (n8n then hands the tool the fields of the agent's item), or reply after the agent with a Reply to Event node.`
+				: found.triggers.length
+					? `No item of ${found.triggers.map((t) => `"${t}"`).join(', ')} is paired with this item (the trigger did not start this run, or a node between them does not keep the item's link). ${fix}`
+					: `No Workplace Trigger comes before this node (or before the AI agent using it as a tool). ${fix}`;
+			throw invalidInput(ctx, itemIndex, 'Reply To', 'needs the event of the Workplace Trigger that started this run', 'Event From Workplace Trigger', hint);
 		}
 		event = found.event;
 		field = `Reply To (the event of "${found.trigger}")`;
