@@ -9,6 +9,10 @@ import tseslint from 'typescript-eslint';
 
 const packageFiles = ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'];
 
+/** Imports nodes/ refuse: credentials/ code, and the test entries of the process memory. */
+const noCredentialsImport = { group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' };
+const noProcessMemoryTestEntries = { group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests', 'runAsProcessForTests'], message: 'The test entries are for the tests; the nodes never forget or swap their process memory.' };
+
 export default tseslint.config(
 	{ ignores: ['dist/**', 'build/**', 'node_modules/**', '.cache/**', 'coverage/**', 'docs/**'] },
 	{
@@ -37,7 +41,7 @@ export default tseslint.config(
 				'error',
 				{
 					patterns: [
-						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests', 'runAsProcessForTests'], message: 'The test entries are for the tests; the nodes never forget or swap their process memory.' },
+						noProcessMemoryTestEntries,
 					],
 				},
 			],
@@ -50,8 +54,8 @@ export default tseslint.config(
 				'error',
 				{
 					patterns: [
-						{ group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' },
-						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests', 'runAsProcessForTests'], message: 'The test entries are for the tests; the nodes never forget or swap their process memory.' },
+						noCredentialsImport,
+						noProcessMemoryTestEntries,
 					],
 				},
 			],
@@ -66,8 +70,8 @@ export default tseslint.config(
 				'error',
 				{
 					patterns: [
-						{ group: ['**/credentials/*'], message: 'nodes/ import nothing from credentials/: move what both need to nodes/shared.' },
-						{ group: ['**/processMemory'], importNames: ['forgetProcessMemoryForTests', 'runAsProcessForTests'], message: 'The test entries are for the tests; the nodes never forget or swap their process memory.' },
+						noCredentialsImport,
+						noProcessMemoryTestEntries,
 						{ group: ['**/approvals/votesStore', '**/approvals/remindersStore', './votesStore', './remindersStore'], message: "The trigger's questions are read and written through approvals/questionStore.ts." },
 					],
 				},
