@@ -33,6 +33,15 @@ export const MAX_TURN_WAIT_S = 3600;
 /** The end of the last run that took each conversation's turn here, by `<workflow>:<node>|<conversation key>`. */
 const lastRuns = processMap<string, Promise<void>>();
 
+/**
+ * The most conversations whose last run one process remembers. An entry goes when its run ends;
+ * only runs whose end n8n never reports pile up. Beyond it the oldest is forgotten (its next run
+ * does not wait), said once per process.
+ */
+export const MAX_CONVERSATIONS_HELD = 10_000;
+
+const boundSaid = processMap<'said', true>();
+
 /** What the trigger uses of n8n-core's ExecutionLifecycleHooks. */
 interface RunHooks {
 	addHandler(name: 'workflowExecuteAfter', handler: () => void): void;
@@ -85,6 +94,13 @@ export async function waitForConversationTurn(ctx: IExecuteFunctions, items: INo
 		const previous = lastRuns.get(key);
 		if (previous) earlier.push(previous);
 		lastRuns.set(key, ended);
+	}
+	if (lastRuns.size > MAX_CONVERSATIONS_HELD) {
+		while (lastRuns.size > MAX_CONVERSATIONS_HELD) lastRuns.delete(lastRuns.keys().next().value as string);
+		if (!boundSaid.has('said')) {
+			boundSaid.set('said', true);
+			logTrigger(ctx, 'warn', `this n8n process holds the turns of more than ${MAX_CONVERSATIONS_HELD} conversations whose runs n8n did not report ended (One Run per Conversation at a Time): the oldest are forgotten, and their next runs do not wait.`);
+		}
 	}
 	let over = false;
 	hooks.addHandler('workflowExecuteAfter', () => {

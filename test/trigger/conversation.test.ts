@@ -234,3 +234,25 @@ test('an n8n whose runs hand the node no lifecycle hooks: runs do not wait, and 
 		warn.mockRestore();
 	}
 });
+
+test('runs whose end n8n never reports: at most MAX_CONVERSATIONS_HELD conversations held, the bound said once', async () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const turns = require('../../../dist/nodes/WorkplaceTrigger/conversationTurns.js') as {
+		MAX_CONVERSATIONS_HELD: number;
+		conversationsHeldForTests: () => number;
+		waitForConversationTurn: (ctx: IExecuteFunctions, items: INodeExecutionData[], limitS: number) => Promise<void>;
+	};
+	const lines: string[] = [];
+	const ctx = {
+		additionalData: { hooks: { addHandler: () => undefined } },
+		getNode: () => ({ id: 'never-ended', name: 'Workplace Trigger' }),
+		getWorkflow: () => ({ id: 'wf-bound', name: 'bound' }),
+		getExecutionCancelSignal: () => undefined,
+		logger: { warn: (m: string) => lines.push(m), info: () => undefined, error: () => undefined, debug: () => undefined },
+	} as unknown as IExecuteFunctions;
+	const before = turns.conversationsHeldForTests();
+	for (let i = 0; i <= turns.MAX_CONVERSATIONS_HELD + 1; i++) await turns.waitForConversationTurn(ctx, [{ json: { conversationKey: `g${i}` } }], 1);
+	expect(turns.conversationsHeldForTests()).toBe(turns.MAX_CONVERSATIONS_HELD);
+	expect(lines.filter((line) => line.includes(`more than ${turns.MAX_CONVERSATIONS_HELD} conversations`))).toHaveLength(1);
+	expect(before).toBe(0);
+});
