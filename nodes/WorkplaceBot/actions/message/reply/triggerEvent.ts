@@ -14,16 +14,12 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { warnOnce } from '../../../../shared/reliance';
+import { runsAsTool } from '../../../../shared/tool';
 import { isPlainObject } from '../../../../shared/validation';
 import { replyTargetOf } from './conversation';
 
 /** The type of the Workplace Trigger ends so (`n8n-nodes-workplace.workplaceTrigger`, or a scoped package's). */
 const TRIGGER_TYPE_SUFFIX = '.workplaceTrigger';
-
-/** Whether the node runs as an AI agent's tool: n8n generates a node's tool variant as `<type>Tool`. */
-export function runsAsTool(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().type.endsWith('Tool');
-}
 
 /**
  * The AI agent a tool runs for. AI Agent 2.x (and an agent's sub-agents) run the tool in their own
